@@ -1,0 +1,56 @@
+# Atelier: build, demo, test, install. `make help` lists the targets.
+SWIFT   ?= swift
+PREFIX  ?= /usr/local
+TOOLS   := atl-import atl-query atl-export
+DEMO    := $(CURDIR)/.atelier-demo
+DEBUG_BIN = $(CURDIR)/.build/debug
+
+.PHONY: help deps build release demo test docs install uninstall bench clean
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
+
+deps: ## install missing system packages (Debian; uses apt-get)
+	@scripts/install-deps.sh
+
+build: deps ## debug build of every tool
+	$(SWIFT) build
+
+release: deps ## optimised build (what `make install` and the benchmarks use)
+	$(SWIFT) build -c release
+
+demo: build ## sample wardrobe in ./.atelier-demo and a tour of pipelines
+	@rm -rf $(DEMO) && mkdir -p $(DEMO)
+	@DEMO=$(DEMO) BIN=$(DEBUG_BIN) scripts/demo.sh
+
+test: deps ## build and run every test (unit, end-to-end, docs, examples)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+docs: build ## regenerate man pages and shell completions from the flag definitions
+	python3 scripts/gen-docs.py $(DEBUG_BIN) .
+
+install: release ## install tools, man pages and completions under PREFIX
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	for t in $(TOOLS); do \
+	  install -m 755 .build/release/$$t $(DESTDIR)$(PREFIX)/bin/$$t; \
+	  install -m 644 man/$$t.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1; \
+	  install -m 644 completions/bash/$$t $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \
+	  install -m 644 completions/zsh/_$$t $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t; \
+	  install -m 644 completions/fish/$$t.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; \
+	done
+	install -m 644 man/atelier.7 $(DESTDIR)$(PREFIX)/share/man/man7/atelier.7
+
+uninstall: ## remove what `make install` put under PREFIX
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; done
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man7/atelier.7
+
+bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see benchmarks/)
+	ATL_BIN=$(CURDIR)/.build/release benchmarks/catalog.sh
+
+clean: ## remove build products and the demo catalog
+	rm -rf .build $(DEMO)

@@ -1,0 +1,47 @@
+// swift-tools-version: 6.0
+// Atelier: a wardrobe toolkit for Linux, as small Unix filters over NDJSON.
+import PackageDescription
+
+let package = Package(
+    name: "Atelier",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "atl-import", targets: ["atl-import"]),
+        .executable(name: "atl-query", targets: ["atl-query"]),
+        .executable(name: "atl-export", targets: ["atl-export"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // Record types, NDJSON reading and writing, filter expressions. Depends on nothing.
+        .target(name: "AtelierRecords"),
+        // File formats other programs read: CSV, the backup archive.
+        .target(name: "AtelierFormats", dependencies: [
+            "AtelierRecords",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The SQLite catalog: schema, migrations, stores, queries, stats, backup and restore.
+        .target(name: "AtelierCatalog", dependencies: [
+            "AtelierRecords", "AtelierFormats",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // Shared command-line plumbing: output, exit codes, progress, paths, common options.
+        .target(name: "AtelierCLI", dependencies: [
+            "AtelierRecords", "AtelierFormats", "AtelierCatalog",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "atl-import", dependencies: ["AtelierCLI"]),
+        .executableTarget(name: "atl-query", dependencies: ["AtelierCLI"]),
+        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI"]),
+
+        .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords"]),
+        .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats"]),
+        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"]),
+    ]
+)

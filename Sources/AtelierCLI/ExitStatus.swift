@@ -1,0 +1,86 @@
+import AtelierCatalog
+import AtelierRecords
+import ArgumentParser
+import Foundation
+
+/// The sysexits codes Atelier's tools use (DESIGN.md, atelier(7)).
+public enum Sysexit: Int32, Sendable {
+    case ok = 0
+    case noMatch = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case unavailable = 69
+    case software = 70
+    case cannotCreate = 73
+    case ioError = 74
+    case tempFail = 75
+    case noPermission = 77
+}
+
+/// A failure with its message and exit code, for errors the tools raise themselves.
+public struct ToolFailure: Error, CustomStringConvertible {
+    public var message: String
+    public var status: Sysexit
+    public init(_ message: String, _ status: Sysexit) {
+        self.message = message
+        self.status = status
+    }
+    public var description: String { message }
+}
+
+/// The one place where errors become a message on stderr and an exit code.
+public enum Diagnostics {
+    /// The tool's name, as messages start with it.
+    nonisolated(unsafe) public static var tool = (CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent }) ?? "atelier"
+
+    /// Prints `tool: message` on stderr.
+    public static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("\(tool): \(message)\n".utf8))
+    }
+
+    /// Maps any error to its exit code, printing its message (nothing for a closed pipe).
+    public static func exitCode(for error: Error) -> ExitCode {
+        let (message, status) = describe(error)
+        if let message { warn(message) }
+        return ExitCode(status.rawValue)
+    }
+
+    static func describe(_ error: Error) -> (String?, Sysexit) {
+        switch error {
+        case let e as ToolFailure: return (e.message, e.status)
+        case let e as InputError:
+            switch e.kind {
+            case .data: return (e.description, .dataError)
+            case .missing: return (e.description, .noInput)
+            case .io: return (e.description, .ioError)
+            }
+        case let e as LineReaderError<InputError>:
+            switch e {
+            case .input(let inner), .body(let inner): return describe(inner)
+            }
+        case let e as OutputError:
+            switch e {
+            case .closed: return (nil, .ok)
+            case .failed(let reason): return ("cannot write to standard output: \(reason)", .ioError)
+            }
+        case let e as FilterError: return (e.message, .usage)
+        case let e as FieldError: return (e.message, .dataError)
+        case let e as CatalogError:
+            switch e {
+            case .notFound: return (e.description, .noInput)
+            case .notACatalog, .newerSchema, .invalidRecord, .badArchive: return (e.description, .dataError)
+            case .busy: return (e.description, .tempFail)
+            case .cannotWrite: return (e.description, .cannotCreate)
+            case .database: return (e.description, .software)
+            }
+        case let e as ExitCode: return (nil, Sysexit(rawValue: e.rawValue) ?? .software)
+        default: return ("\(error)", .software)
+        }
+    }
+
+    /// Ignore SIGPIPE so a closed pipe shows up as EPIPE, handled as a quiet end.
+    public static func prepareProcess() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}

@@ -1,0 +1,220 @@
+import ArgumentParser
+import AtelierCatalog
+import AtelierFormats
+import AtelierRecords
+import Foundation
+
+/// `atl-export`: turn records into the files other programs read.
+public struct ExportCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "atl-export",
+        abstract: "Write records as NDJSON, a JSON array or CSV, or the whole catalog as a backup archive.",
+        discussion: """
+            Reads records from standard input (or files) and writes them in the chosen format to
+            standard output or, with -o, to a file that appears only once complete (written beside
+            it, flushed to disk, then renamed into place). The backup format reads the catalog
+            itself, not standard input; restore it with 'atl-import --restore'.
+
+            CSV follows RFC 4180: the header holds every field of the first 1,000 records (or the
+            --columns given); money becomes price.amount and price.currency, lists are joined with
+            ';', compositions read 'cotton 80;elastane 20'. 'atl-import --format csv' reads it back.
+
+            EXAMPLES
+              atl-query garments | atl-export --format csv -o garments.csv
+              atl-query outfits --expand | atl-export --format json -o outfits.json
+              atl-query garments --where category=footwear | atl-export --format csv --columns name,brand,price.amount
+              atl-export --format backup -o wardrobe.atelier
+            """,
+        version: AtelierVersion.string)
+
+    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable { case ndjson, json, csv, backup }
+
+    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input, the default).", valueName: "file"),
+              completion: .file(extensions: ["ndjson", "jsonl"]))
+    var files: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Output format: ndjson, json, csv or backup.", valueName: "format"))
+    var format: Format = .ndjson
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "path"),
+            completion: .file())
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("For CSV: the columns, comma-separated (default: every field seen).", valueName: "list"))
+    var columns: String?
+
+    @OptionGroup var catalog: CatalogOptions
+
+    public init() {}
+
+    public func validate() throws {
+        if format == .backup && output == nil { throw ValidationError("--format backup needs -o FILE (for example -o wardrobe.atelier)") }
+        if format == .backup && !files.isEmpty { throw ValidationError("--format backup reads the catalog, not files") }
+        if columns != nil && format != .csv { throw ValidationError("--columns applies to --format csv only") }
+    }
+
+    public func run() throws {
+        Diagnostics.prepareProcess()
+        do {
+            try export()
+        } catch {
+            throw Diagnostics.exitCode(for: error)
+        }
+    }
+
+    private func export() throws {
+        if format == .backup {
+            let counts = try CatalogBackup.export(catalogPath: catalog.path, to: output!, toolVersion: AtelierVersion.string)
+            if isatty(2) == 1 {
+                Diagnostics.warn("wrote \(output!): \(counts.filter { $0.value > 0 }.map { "\($0.value) \($0.key)s" }.sorted().joined(separator: ", "))")
+            }
+            return
+        }
+        if files.isEmpty && isatty(0) == 1 {
+            throw ToolFailure("atl-export reads records on standard input; try: atl-query garments | atl-export --format \(format.rawValue)", .usage)
+        }
+        let target = try OutputTarget(path: output)
+        do {
+            let sink = RecordOutput(fd: target.fd)
+            switch format {
+            case .ndjson: try forEachRecord { _, line in try sink.writeLine(line) }
+            case .json: try writeJSONArray(sink)
+            case .csv: try writeCSV(sink)
+            case .backup: break
+            }
+            try sink.flush()
+            try target.commit()
+        } catch {
+            target.abandon()
+            throw error
+        }
+    }
+
+    private func forEachRecord(_ body: (JSONObject, UnsafeRawBufferPointer) throws -> Void) throws {
+        for file in files.isEmpty ? ["-"] : files {
+            let reader = try LineReader(path: file)
+            do {
+                try reader.forEachLine { (line, number) throws(InputError) in
+                    do {
+                        try body(try JSONParser.parseObject(line), line)
+                    } catch let error as JSONSyntaxError {
+                        throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
+                    } catch let error as InputError {
+                        throw error
+                    } catch {
+                        throw InputError(.io, source: reader.source, line: number, message: "\(error)")
+                    }
+                }
+            } catch {
+                switch error {
+                case .input(let e), .body(let e): throw e
+                }
+            }
+        }
+    }
+
+    private func writeJSONArray(_ sink: RecordOutput) throws {
+        var first = true
+        try sink.writeRaw(Array("[".utf8))
+        try forEachRecord { record, _ in
+            var bytes: [UInt8] = Array((first ? "\n  " : ",\n  ").utf8)
+            JSONWriter.appendPretty(.object(record), indent: 1, to: &bytes)
+            first = false
+            try sink.writeRaw(bytes)
+        }
+        try sink.writeRaw(Array((first ? "]\n" : "\n]\n").utf8))
+    }
+
+    private func writeCSV(_ sink: RecordOutput) throws {
+        var head: [JSONObject] = []
+        var writer: CSVRecordWriter? = columns.map { CSVRecordWriter(columns: $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        var warned = Set<String>()
+        func emit(_ record: JSONObject) throws {
+            for missing in writer!.missingColumns(record) where columns == nil && warned.insert(missing).inserted {
+                Diagnostics.warn("field \"\(missing)\" first appears after the first 1,000 records and is left out; name it with --columns")
+            }
+            try sink.writeRaw(Array(writer!.row(record).utf8))
+        }
+        func start() throws {
+            if writer == nil { writer = CSVRecordWriter(inferringFrom: head) }
+            try sink.writeRaw(Array(writer!.header.utf8))
+            for record in head { try emit(record) }
+            head = []
+        }
+        var started = false
+        try forEachRecord { record, _ in
+            if started { try emit(record); return }
+            head.append(record)
+            if head.count >= 1000 { try start(); started = true }
+        }
+        if !started { try start() }
+    }
+}
+
+/// Standard output, or a temporary file beside `path` that `commit` renames into place.
+struct OutputTarget {
+    let fd: Int32
+    let path: String?
+    let temporary: String?
+
+    init(path: String?) throws {
+        guard let path, path != "-" else {
+            fd = 1
+            self.path = nil
+            temporary = nil
+            return
+        }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw ToolFailure("cannot write \(path): it is a directory", .cannotCreate)
+            case S_IFREG:
+                break
+            default:
+                // A device or a FIFO (/dev/stdout, a named pipe): write into it, never rename over it.
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw ToolFailure("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate) }
+                self.fd = fd
+                self.path = path
+                temporary = nil
+                return
+            }
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var template = Array("\(dir.isEmpty ? "." : dir)/.\(name).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ToolFailure("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate) }
+        fchmod(fd, 0o644)
+        self.fd = fd
+        self.path = path
+        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    func commit() throws {
+        guard let path else { return }
+        guard let temporary else {
+            close(fd)
+            return
+        }
+        guard fsync(fd) == 0 else {
+            let reason = String(cString: strerror(errno))
+            abandon()
+            throw ToolFailure("cannot write \(path): \(reason)", .ioError)
+        }
+        close(fd)
+        do { try AtomicFile.commit(temporary: temporary, to: path) } catch {
+            throw ToolFailure("\(error)", .cannotCreate)
+        }
+    }
+
+    func abandon() {
+        guard let temporary else {
+            if path != nil { close(fd) }
+            return
+        }
+        close(fd)
+        unlink(temporary)
+    }
+}

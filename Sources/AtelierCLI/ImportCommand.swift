@@ -1,0 +1,143 @@
+import ArgumentParser
+import AtelierCatalog
+import AtelierFormats
+import AtelierRecords
+import Foundation
+
+/// `atl-import`: put records into the catalog.
+public struct ImportCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "atl-import",
+        abstract: "Put garments, outfits, wears, laundry, images and models into the Atelier catalog.",
+        discussion: """
+            Reads NDJSON records (or CSV with a header row) from files or standard input and stores
+            them in the catalog, one transaction per input: if any record is bad, nothing from that
+            input is stored (exit 65) unless --skip-invalid is given. Records with an "id" update the
+            stored record (only the fields they name); records without one are created with a new
+            id; "op":"delete" removes. Prints the records as stored, with their ids.
+
+            EXAMPLES
+              atl-import --sample
+              echo '{"type":"garment","name":"Navy Blazer","category":"outerwear"}' | atl-import
+              echo '{"type":"wear","garment":"g_01jd…","date":"2026-11-21"}' | atl-import
+              atl-import --format csv wardrobe.csv
+              atl-classify --task care label.jpg --garment g_01jd… | atl-import
+              atl-import --restore wardrobe.atelier
+            """,
+        version: AtelierVersion.string)
+
+    @Argument(help: ArgumentHelp("NDJSON or CSV files to import ('-' for standard input, the default).", valueName: "file"),
+              completion: .file(extensions: ["ndjson", "jsonl", "json", "csv"]))
+    var files: [String] = []
+
+    @OptionGroup var catalog: CatalogOptions
+
+    @Option(name: .long, help: ArgumentHelp("Input format: ndjson or csv (default: csv for *.csv files, else ndjson).", valueName: "format"))
+    var format: InputFormat?
+
+    @Option(name: .long, help: ArgumentHelp("Record type of CSV rows that have no 'type' column.", valueName: "type"))
+    var type: String = "garment"
+
+    @Flag(name: .long, help: "Import the sample wardrobe: 44 garments, 10 outfits and three months of wear log.")
+    var sample = false
+
+    @Option(name: .long, help: ArgumentHelp("Replace the whole catalog with a backup archive made by 'atl-export --format backup'.", valueName: "archive"),
+            completion: .file(extensions: ["atelier"]))
+    var restore: String?
+
+    @Flag(name: .long, help: "Check and print what would be stored, but store nothing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Store the good records, report each bad one on stderr, and go on.")
+    var skipInvalid = false
+
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var progress: ProgressOptions
+
+    public init() {}
+
+    public enum InputFormat: String, ExpressibleByArgument, CaseIterable, Sendable { case ndjson, csv }
+
+    public func validate() throws {
+        if restore != nil && (sample || !files.isEmpty) {
+            throw ValidationError("--restore replaces the whole catalog; give it alone, without files or --sample")
+        }
+    }
+
+    public func run() throws {
+        Diagnostics.prepareProcess()
+        do {
+            try importAll()
+        } catch {
+            throw Diagnostics.exitCode(for: error)
+        }
+    }
+
+    private func importAll() throws {
+        let path = catalog.path
+        if let restore {
+            let counts = try CatalogBackup.restore(archive: restore, into: path)
+            if isatty(2) == 1 {
+                Diagnostics.warn("restored \(counts.map { "\($0.value) \($0.key)s" }.sorted().joined(separator: ", ")) into \(path)")
+            }
+            return
+        }
+        let store = try Catalog(path: path, create: true)
+        let out = RecordOutput(lineBuffered: output.lineBuffered)
+        var options = RecordImporter.Options()
+        options.dryRun = dryRun
+        options.skipInvalid = skipInvalid
+        var outputClosed = false
+        var total = RecordImporter.Summary()
+
+        func importOne(source: String, totalBytes: Int?, bytesRead: (() -> Int)?, _ body: (RecordImporter) throws -> RecordImporter.Summary) throws {
+            let spool = OutputSpool()
+            let importer = RecordImporter(catalog: store, options: options)
+            let bar = ProgressReporter(mode: progress.progress, stage: "importing \(source)", unit: "records")
+            importer.onOutput = { try spool.append($0) }
+            importer.onSkipped = { Diagnostics.warn("\($0.description) (skipped)") }
+            importer.onProgress = { done in
+                guard bar.isActive else { return }
+                let fraction = totalBytes.flatMap { t in bytesRead.map { t > 0 ? Double($0()) / Double(t) : 1 } }
+                bar.update(done: done, fraction: fraction)
+            }
+            let summary: RecordImporter.Summary
+            do {
+                summary = try body(importer)
+            } catch let error as InputError where error.kind == .data {
+                let note = options.dryRun ? "" : "; nothing from \(source) was imported"
+                throw InputError(.data, source: error.source, line: error.line, column: error.column, message: error.message + note)
+            }
+            bar.finish(done: summary.records + summary.skipped)
+            total.skipped += summary.skipped
+            for (k, v) in summary.stored { total.stored[k, default: 0] += v }
+            if !outputClosed {
+                do { try spool.drain(to: out); try out.flush() } catch OutputError.closed { outputClosed = true }
+            }
+        }
+
+        if sample {
+            try importOne(source: "sample", totalBytes: nil, bytesRead: nil) { importer in
+                try importer.importRecords(SampleWardrobe.records(), source: "sample")
+            }
+        }
+        let inputs = files.isEmpty && !sample ? ["-"] : files
+        for file in inputs {
+            let isCSV = format == .csv || (format == nil && file.lowercased().hasSuffix(".csv"))
+            let reader = try LineReader(path: file)
+            try importOne(source: reader.source, totalBytes: reader.totalBytes, bytesRead: { reader.bytesRead }) { importer in
+                if isCSV {
+                    let csv = CSVRecordReader(reader: reader, defaultType: type)
+                    return try importer.importProduced(source: reader.source) { handle in try csv.forEachRecord(handle) }
+                }
+                return try importer.importLines(from: reader)
+            }
+        }
+        if total.skipped > 0 {
+            Diagnostics.warn("skipped \(total.skipped) invalid record\(total.skipped == 1 ? "" : "s")")
+        }
+        if dryRun && isatty(2) == 1 {
+            Diagnostics.warn("dry run: nothing was stored")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import AtelierCatalog
+import AtelierRecords
+import Foundation
+
+/// `atl-query`: get records out of the catalog, or filter any NDJSON stream.
+public struct QueryCommand: ParsableCommand {
+    public static let views = ["garments", "outfits", "wear", "laundry", "images", "models", "stats"]
+
+    public static let configuration = CommandConfiguration(
+        commandName: "atl-query",
+        abstract: "List, filter and summarise records from the Atelier catalog, or filter NDJSON on stdin.",
+        discussion: """
+            VIEW is one of: garments, outfits, wear, laundry, images, models, stats.
+            With '-' instead, records are read from standard input (or the files after it) and the
+            same --where, --sort, --limit and --fields apply to them; matching lines pass through
+            unchanged.
+
+            A --where condition is FIELD OP VALUE with OP one of = != < <= > >= ~ (regular
+            expression) !~ or 'has' (list contains). Paths may be dotted (price.amount) and reach
+            into lists (composition.fabric). Numbers compare as numbers, other values as text, so
+            dates compare in time order; 'today', 'yesterday' and 'today-30d' (d, w, m, y) stand
+            for dates. Repeated --where conditions must all hold. A missing field satisfies only
+            != and !~. Exits 1 when nothing matched.
+
+            EXAMPLES
+              atl-query garments --where 'season has winter' --where category=outerwear --sort -wearCount
+              atl-query garments --where 'lastWornOn<today-90d' --fields id,name,lastWornOn
+              atl-query outfits --expand --limit 1
+              atl-query stats --by category
+              atl-query wear --where 'date>=2026-11-01'
+              atl-query garments | atl-query - --where 'brand~^Levi'
+            """,
+        version: AtelierVersion.string)
+
+    @Argument(help: ArgumentHelp("What to list: a view, or '-' to filter records from standard input.", valueName: "view"),
+              completion: .list(["garments", "outfits", "wear", "laundry", "images", "models", "stats", "-"]))
+    var view: String
+
+    @Argument(help: ArgumentHelp("With '-': NDJSON files to read instead of standard input.", valueName: "file"),
+              completion: .file(extensions: ["ndjson", "jsonl"]))
+    var files: [String] = []
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("A condition records must meet, like 'category=top' (repeatable).", valueName: "condition"))
+    var conditions: [String] = []
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort by a field, '-field' for descending (repeatable).", valueName: "field"))
+    var sort: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Print at most this many records.", valueName: "n"))
+    var limit: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Keep only these fields (comma-separated, dotted paths allowed); 'type' is always kept.", valueName: "list"))
+    var fields: String?
+
+    @Flag(name: .long, help: "For outfits: inline each garment's record in place of its id.")
+    var expand = false
+
+    @Option(name: .long, help: ArgumentHelp("For stats: group by category, subcategory, brand, season, style, color or state.", valueName: "dimension"))
+    var by: String = "category"
+
+    @Option(name: .long, help: ArgumentHelp("For stats: a garment not worn for this many days counts as unworn.", valueName: "days"))
+    var notWornDays: Int = 90
+
+    @OptionGroup var catalog: CatalogOptions
+    @OptionGroup var output: OutputOptions
+
+    public init() {}
+
+    public func validate() throws {
+        guard view == "-" || Self.views.contains(view) else {
+            let hint = Vocabulary("view", Self.views).suggestion(for: view).map { "; did you mean \"\($0)\"?" } ?? " (expected one of: \(Self.views.joined(separator: ", ")), -)"
+            throw ValidationError("unknown view \"\(view)\"\(hint)")
+        }
+        if view != "-" && !files.isEmpty { throw ValidationError("files can only be given after '-'") }
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if expand && view != "outfits" { throw ValidationError("--expand applies to outfits only") }
+        if WardrobeStats.Dimension(rawValue: by) == nil {
+            throw ValidationError("--by must be one of: \(WardrobeStats.Dimension.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    public func run() throws {
+        Diagnostics.prepareProcess()
+        let printed: Int
+        do {
+            printed = try query()
+        } catch {
+            throw Diagnostics.exitCode(for: error)
+        }
+        if printed == 0 { throw ExitCode(Sysexit.noMatch.rawValue) }
+    }
+
+    private func query() throws -> Int {
+        let filters = try conditions.map { try FieldFilter.parse($0) }
+        let keys = try sort.map { try SortKey.parse($0) }
+        let projection = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: ".").map(String.init) } }
+        let out = RecordOutput(lineBuffered: output.lineBuffered)
+        defer { try? out.flush() }
+        if view == "-" {
+            let filter = StreamFilter(filters: filters, sort: keys, limit: limit, fields: projection)
+            for file in files.isEmpty ? ["-"] : files {
+                if try filter.run(LineReader(path: file), out) { break }
+            }
+            try filter.finish(out)
+            try out.flush()
+            return out.count
+        }
+        let store = try Catalog(path: catalog.path, create: false)
+        try store.read { reader in
+            if view == "stats" {
+                for record in try WardrobeStats(by: WardrobeStats.Dimension(rawValue: by)!, notWornDays: notWornDays).compute(reader) {
+                    try out.write(record)
+                }
+                return
+            }
+            let type = ["garments": "garment", "outfits": "outfit", "wear": "wear", "laundry": "laundry", "images": "image", "models": "model"][view]!
+            let query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand)
+            let warnings = try reader.run(query) { record in
+                try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
+            }
+            warnings.forEach(Diagnostics.warn)
+        }
+        try out.flush()
+        return out.count
+    }
+}

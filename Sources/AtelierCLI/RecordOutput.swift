@@ -1,0 +1,126 @@
+import AtelierRecords
+import Foundation
+
+/// Writes records to standard output as NDJSON through one reusable buffer.
+///
+/// Block-buffered by default and flushed per record when stdout is a terminal or
+/// `--line-buffered` is given. When the reader goes away (`tool | head -1`) the write fails with
+/// EPIPE and `OutputClosed` is thrown, which the tools treat as a quiet, successful end.
+public final class RecordOutput {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let lineBuffered: Bool
+    private let flushThreshold = 1 << 16
+    /// Records written so far.
+    public private(set) var count = 0
+
+    public init(fd: Int32 = 1, lineBuffered: Bool = false) {
+        self.fd = fd
+        self.lineBuffered = lineBuffered || isatty(fd) == 1
+        buffer.reserveCapacity(flushThreshold * 2)
+    }
+
+    public func write(_ record: JSONObject) throws(OutputError) {
+        JSONWriter.append(record, to: &buffer)
+        buffer.append(0x0A)
+        count += 1
+        if lineBuffered || buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// Writes a line that is already JSON (a record passed through untouched).
+    public func writeLine(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        count += 1
+        if lineBuffered || buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// Writes raw bytes (pretty JSON, CSV) without counting records.
+    public func writeRaw(_ bytes: [UInt8]) throws(OutputError) {
+        buffer.append(contentsOf: bytes)
+        if lineBuffered || buffer.count >= flushThreshold { try flush() }
+    }
+
+    public func flush() throws(OutputError) {
+        var offset = 0
+        defer {
+            if offset > 0 { buffer.removeFirst(offset) }
+        }
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                buffer.removeAll()
+                offset = 0
+                throw code == EPIPE ? .closed : .failed(String(cString: strerror(code)))
+            }
+            offset += n
+        }
+    }
+}
+
+/// Standard output could not be written.
+public enum OutputError: Error {
+    /// The reader closed the pipe: not an error for a filter.
+    case closed
+    case failed(String)
+}
+
+/// Holds an import's output until its transaction commits, so stdout never shows a record that
+/// was rolled back. Small outputs stay in memory; large ones spill to an unlinked temporary file,
+/// keeping memory flat for a million-record import.
+public final class OutputSpool {
+    private var memory: [UInt8] = []
+    private var file: FileHandle?
+    private let memoryLimit = 8 << 20
+    public private(set) var count = 0
+
+    public init() {}
+
+    public func append(_ record: JSONObject) throws {
+        JSONWriter.append(record, to: &memory)
+        memory.append(0x0A)
+        count += 1
+        if memory.count >= memoryLimit { try spill() }
+    }
+
+    private func spill() throws {
+        if file == nil {
+            let dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+            var template = Array("\(dir)/atl-import-XXXXXX".utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw OutputError.failed("cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))") }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        }
+        try file!.write(contentsOf: memory)
+        memory.removeAll(keepingCapacity: true)
+    }
+
+    /// Copies everything spooled to `output`, in order, and empties the spool.
+    public func drain(to output: RecordOutput) throws(OutputError) {
+        if let file {
+            do {
+                try file.seek(toOffset: 0)
+                while let chunk = try file.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    try output.writeRaw([UInt8](chunk))
+                }
+            } catch let error as OutputError {
+                throw error
+            } catch {
+                throw .failed("\(error)")
+            }
+            self.file = nil
+        }
+        try output.writeRaw(memory)
+        memory.removeAll()
+        count = 0
+    }
+
+    public func discard() {
+        memory.removeAll()
+        file = nil
+        count = 0
+    }
+}

@@ -1,0 +1,72 @@
+import AtelierRecords
+
+/// `atl-query -`: applies conditions, order, limit and projection to NDJSON records.
+///
+/// Without --sort or --fields it parses only the top-level keys the conditions name (skipping,
+/// but still validating, the rest) and writes matching lines through byte for byte, which is
+/// what makes it faster than jq on large inputs.
+final class StreamFilter {
+    let filters: [FieldFilter]
+    let sort: [SortKey]
+    let limit: Int?
+    let fields: [[String]]?
+    private let keys: JSONParser.KeySet?
+    private var kept: [JSONObject] = []
+    private var matched = 0
+
+    init(filters: [FieldFilter], sort: [SortKey], limit: Int?, fields: [[String]]?) {
+        self.filters = filters
+        self.sort = sort
+        self.limit = limit
+        self.fields = fields
+        let needsWholeRecord = !sort.isEmpty || fields != nil
+        keys = needsWholeRecord ? nil : JSONParser.KeySet(Set(filters.map { $0.path[0] }))
+    }
+
+    /// Filters one input; returns true when the limit is reached and reading can stop.
+    func run(_ reader: LineReader, _ out: RecordOutput) throws -> Bool {
+        var done = false
+        do throws(LineReaderError<InputError>) {
+            try reader.forEachLine { (line, number) throws(InputError) in
+                if done { return }
+                let record: JSONObject
+                do throws(JSONSyntaxError) {
+                    record = try JSONParser.parseObject(line, keeping: keys)
+                } catch {
+                    throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
+                }
+                for filter in filters where !filter.matches(record) { return }
+                if !sort.isEmpty {
+                    kept.append(record)
+                    return
+                }
+                do throws(OutputError) {
+                    if let fields { try out.write(projectRecord(record, fields: fields)) } else { try out.writeLine(line) }
+                } catch {
+                    done = true
+                    outputError = error
+                    return
+                }
+                matched += 1
+                if let limit, matched >= limit { done = true }
+            }
+        } catch {
+            switch error {
+            case .input(let e), .body(let e): throw e
+            }
+        }
+        if let outputError { throw outputError }
+        return done
+    }
+
+    private var outputError: OutputError?
+
+    /// Writes the sorted records, when sorting.
+    func finish(_ out: RecordOutput) throws {
+        guard !sort.isEmpty else { return }
+        sortRecords(&kept, by: sort)
+        for record in kept.prefix(limit ?? kept.count) {
+            try out.write(fields.map { projectRecord(record, fields: $0) } ?? record)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import AtelierRecords
+import Foundation
+import GRDB
+
+/// An Atelier catalog: one SQLite file in WAL mode with foreign keys on.
+///
+/// Writers take the write lock up front (`BEGIN IMMEDIATE`) and wait up to `busyTimeoutSeconds`
+/// for another writer, so two imports at once both succeed one after the other, or one fails
+/// with `CatalogError.busy`; SQLite's locking keeps the file consistent either way.
+public final class Catalog {
+    public let path: String
+    let queue: DatabaseQueue
+
+    public static let busyTimeoutSeconds: TimeInterval = 30
+
+    /// Opens the catalog at `path`. With `create`, a missing file (and its directory) is made and
+    /// the schema migrated; without, a missing file is `CatalogError.notFound` and the catalog is
+    /// opened read-only.
+    public init(path: String, create: Bool) throws(CatalogError) {
+        self.path = path
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: path) {
+            guard create else { throw .notFound(path: path) }
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty {
+                do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                    throw .cannotWrite(path: dir, reason: error.localizedDescription)
+                }
+            }
+        }
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(Self.busyTimeoutSeconds)
+        config.readonly = !create
+        config.label = "atelier"
+        config.prepareDatabase { db in
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            }
+            // Sorting a million rows wants more than SQLite's 2 MB default page cache.
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        try checkSchema(migrate: create)
+    }
+
+    private func checkSchema(migrate: Bool) throws(CatalogError) {
+        let migrator = CatalogSchema.migrator
+        do {
+            try queue.read { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                if !tables.isEmpty && !tables.contains("grdb_migrations") {
+                    throw CatalogError.notACatalog(path: path, reason: "it is an SQLite database without Atelier's tables")
+                }
+                if try migrator.hasBeenSuperseded(db) {
+                    let applied = try migrator.appliedIdentifiers(db).sorted().last ?? "?"
+                    throw CatalogError.newerSchema(path: path, version: applied)
+                }
+                if !migrate, try !migrator.hasCompletedMigrations(db) {
+                    throw CatalogError.notACatalog(path: path, reason: "its schema is incomplete; run atl-import once to upgrade it")
+                }
+            }
+            if migrate { try migrator.migrate(queue) }
+        } catch let error as CatalogError {
+            throw error
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Maps SQLite's errors to the catalog's.
+    static func classify(_ error: Error, path: String) -> CatalogError {
+        if let error = error as? CatalogError { return error }
+        guard let db = error as? DatabaseError else { return .database("\(error)") }
+        switch db.resultCode {
+        case .SQLITE_NOTADB: return .notACatalog(path: path, reason: "not an SQLite database")
+        case .SQLITE_CORRUPT: return .notACatalog(path: path, reason: "the database file is damaged")
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy(path: path)
+        case .SQLITE_CANTOPEN: return .cannotWrite(path: path, reason: db.message ?? "cannot open")
+        case .SQLITE_READONLY, .SQLITE_PERM: return .cannotWrite(path: path, reason: "read-only")
+        case .SQLITE_FULL: return .cannotWrite(path: path, reason: "disk full")
+        case .SQLITE_IOERR: return .cannotWrite(path: path, reason: "I/O error: \(db.message ?? "")")
+        default: return .database(db.message ?? "\(db)")
+        }
+    }
+
+    /// Runs `body` in one immediate write transaction; it commits when `body` returns true and
+    /// rolls back when it returns false or throws.
+    public func write(_ body: (CatalogWriter) throws -> Bool) throws {
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try body(CatalogWriter(db: db)) ? .commit : .rollback
+                }
+            }
+        } catch let error as DatabaseError {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Runs `body` with a consistent read-only view of the catalog.
+    public func read<T>(_ body: (CatalogReader) throws -> T) throws -> T {
+        do {
+            return try queue.read { db in try body(CatalogReader(db: db)) }
+        } catch let error as DatabaseError {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// The number of records of each stored type.
+    public func counts() throws -> [String: Int] {
+        try read { reader in try reader.counts() }
+    }
+}

@@ -1,0 +1,22 @@
+import AtelierRecords
+
+/// A listing of one record type: conditions, order and limit, as `atl-query` takes them.
+public struct CatalogQuery: Sendable {
+    public var type: String
+    public var filters: [FieldFilter]
+    public var sort: [SortKey]
+    public var limit: Int?
+    /// For outfits: inline each garment record in place of its id.
+    public var expand: Bool
+
+    public init(type: String, filters: [FieldFilter] = [], sort: [SortKey] = [], limit: Int? = nil, expand: Bool = false) {
+        self.type = type
+        self.filters = filters
+        self.sort = sort
+        self.limit = limit
+        self.expand = expand
+    }
+
+    /// The record types that can be listed.
+    public static let listableTypes = ["garment", "outfit", "wear", "laundry", "image", "model"]
+}

@@ -1,0 +1,68 @@
+import AtelierRecords
+import GRDB
+
+/// Reads records out of the catalog within one read transaction.
+public final class CatalogReader {
+    let db: Database
+
+    init(db: Database) { self.db = db }
+
+    /// Lists records matching `query`, calling `emit` for each in order, and returns warnings
+    /// about the query itself. Records stream from SQLite unless the order must be made in memory.
+    @discardableResult
+    public func run(_ query: CatalogQuery, _ emit: (JSONObject) throws -> Void) throws -> [String] {
+        guard let table = Tables.mapping(forType: query.type) else {
+            throw FilterError("cannot list \(query.type) records")
+        }
+        let plan = try QueryPlan(query, table: table)
+        let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
+        let streaming = plan.residualSort.isEmpty
+        var kept: [JSONObject] = []
+        var emitted = 0
+        while let row = try cursor.next() {
+            var record = table.record(from: row)
+            if !plan.residualFilters.allSatisfy({ $0.matches(record) }) { continue }
+            if query.expand { record = try expandOutfit(record) }
+            if streaming {
+                if let limit = plan.residualLimit, emitted >= limit { break }
+                try emit(record)
+                emitted += 1
+            } else {
+                kept.append(record)
+            }
+        }
+        if !streaming {
+            sortRecords(&kept, by: plan.residualSort)
+            for record in kept.prefix(plan.residualLimit ?? kept.count) { try emit(record) }
+        }
+        return plan.warnings
+    }
+
+    /// Replaces an outfit's garment ids with the garment records.
+    private func expandOutfit(_ outfit: JSONObject) throws -> JSONObject {
+        guard case .array(let ids)? = outfit["garments"] else { return outfit }
+        var garments: [JSONValue] = []
+        let sql = "SELECT \(Tables.garments.selectList) FROM garments WHERE id = ?"
+        for case .string(let id) in ids {
+            if let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) {
+                garments.append(.object(Tables.garments.record(from: row)))
+            }
+        }
+        var out = outfit
+        out["garments"] = .array(garments)
+        return out
+    }
+
+    /// Every record of a stored type in its natural order (export, backup).
+    public func forEach(type: String, _ emit: (JSONObject) throws -> Void) throws {
+        try run(CatalogQuery(type: type), emit)
+    }
+
+    public func counts() throws -> [String: Int] {
+        var out: [String: Int] = [:]
+        for table in Tables.all {
+            out[table.schema.type] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.table)") ?? 0
+        }
+        return out
+    }
+}

@@ -1,0 +1,235 @@
+import AtelierRecords
+import Foundation
+import GRDB
+
+/// Stores records in the catalog inside a transaction that `Catalog.write` opened.
+///
+/// `apply` is the one entry point for every record type: upsert by id (fields a record names
+/// replace the stored ones, `null` clears one, fields it leaves out stay), `"op":"delete"`,
+/// wear logging with its side effects, and the links between garments, images, care readings
+/// and models. Unknown record types come back untouched so a pipeline never loses them.
+public final class CatalogWriter {
+    let db: Database
+    /// The day a wear without a date is logged on.
+    public var today: Int = ISODate.today()
+    /// Keep `createdAt`/`updatedAt` as given and log wears without touching counts (restore).
+    public var restoring = false
+    private var ids = RecordIDGenerator()
+    private let now = ISODate.formatInstant(Date())
+
+    init(db: Database) { self.db = db }
+
+    /// Runs `body` in a savepoint, so a record that fails half-way leaves no trace (used when
+    /// bad records are skipped rather than aborting the whole input).
+    public func isolated<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try db.inSavepoint {
+            result = try body()
+            return .commit
+        }
+        return result!
+    }
+
+    /// Stores one record and returns the records to print: the stored record as it now is in the
+    /// catalog, or the record itself for types the catalog does not keep.
+    /// Throws `FieldError` for a record that cannot be stored, `CatalogError` for the database.
+    public func apply(_ input: JSONObject) throws -> [JSONObject] {
+        guard case .string(let type)? = input["type"] else {
+            throw FieldError(input["type"] == nil ? "record has no \"type\" field" : "field \"type\" must be a string")
+        }
+        let op = try operation(of: input)
+        do {
+            switch type {
+            case "garment": return [try upsertOrDelete(Tables.garments, input, op)]
+            case "outfit": return [try upsertOrDelete(Tables.outfits, input, op)]
+            case "laundry": return [try upsertOrDelete(Tables.laundry, input, op)]
+            case "image": return [try upsertOrDelete(Tables.images, input, op)]
+            case "model": return [try upsertOrDelete(Tables.models, input, op)]
+            case "wear": return [try logWear(input, op)]
+            case "care": return [try attachCare(input)]
+            default: return [input]
+            }
+        } catch let error as DatabaseError {
+            throw Catalog.classify(error, path: "catalog")
+        }
+    }
+
+    enum Operation { case upsert, delete }
+
+    private func operation(of record: JSONObject) throws -> Operation {
+        switch record["op"] {
+        case nil, .string("upsert")?: return .upsert
+        case .string("delete")?: return .delete
+        case let other?: throw FieldError("field \"op\" must be \"upsert\" or \"delete\", got \(RecordSchema.preview(other))")
+        }
+    }
+
+    // MARK: - Records with ids
+
+    private func upsertOrDelete(_ table: TableMapping, _ input: JSONObject, _ op: Operation) throws -> JSONObject {
+        let schema = table.schema
+        var record = try schema.validate(input)
+        record["op"] = nil
+        if op == .delete {
+            guard case .string(let id)? = record["id"] else { throw FieldError("a delete needs the \(schema.type)'s \"id\"") }
+            try db.execute(sql: "DELETE FROM \(table.table) WHERE id = ?", arguments: [id])
+            guard db.changesCount > 0 else { throw FieldError("no \(schema.type) \(id) in the catalog to delete") }
+            return JSONObject([("type", .string(schema.type)), ("op", "delete"), ("id", .string(id))])
+        }
+        if schema.type == "garment" { try checkCategory(&record) }
+        let given = record["id"]?.string
+        let id: String
+        if let given {
+            id = given
+        } else if let prefix = schema.idPrefix {
+            id = ids.next(prefix)
+        } else {
+            throw FieldError("an \(schema.type) record needs its \"id\" (sha256:<hex> of the file)")
+        }
+        record["id"] = .string(id)
+        let complete = schema.required.allSatisfy { record[$0] != nil && record[$0] != .null }
+        if given == nil && !complete {
+            let missing = schema.required.filter { record[$0] == nil || record[$0] == .null }
+            throw FieldError("a new \(schema.type) needs \(missing.map { "\"\($0)\"" }.joined(separator: " and "))")
+        }
+        if schema.field("updatedAt") != nil && !(restoring && record["updatedAt"] != nil) {
+            record["updatedAt"] = .string(now)
+        }
+        let (names, values, extra) = table.bindings(for: record)
+        if complete {
+            // Insert, or update exactly the fields the record names.
+            var columns = names
+            var arguments = values
+            if record["createdAt"] == nil, schema.field("createdAt") != nil {
+                columns.append("created_at")
+                arguments.append(now.databaseValue)
+            }
+            columns.append("extra")
+            arguments.append(extra ?? .null)
+            let updates = names.filter { $0 != "id" && $0 != "created_at" }.map { "\($0) = excluded.\($0)" }
+                + ["extra = CASE WHEN excluded.extra IS NULL THEN extra ELSE json_patch(coalesce(extra, '{}'), excluded.extra) END"]
+            let sql = "INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", "))) ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", "))"
+            try execute(sql, arguments, record: record)
+        } else {
+            let pairs = zip(names, values).filter { $0.0 != "id" }
+            var sets = pairs.map { "\($0.0) = ?" }
+            var arguments = pairs.map(\.1)
+            if let extra {
+                sets.append("extra = json_patch(coalesce(extra, '{}'), ?)")
+                arguments.append(extra)
+            }
+            arguments.append(id.databaseValue)
+            if !sets.isEmpty {
+                try execute("UPDATE \(table.table) SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments, record: record)
+            }
+            let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table.table) WHERE id = ?)", arguments: [id]) ?? false
+            guard exists else {
+                let missing = schema.required.filter { record[$0] == nil }.map { "\"\($0)\"" }.joined(separator: " and ")
+                throw FieldError("no \(schema.type) \(id) in the catalog to update (a new \(schema.type) needs \(missing))")
+            }
+        }
+        try storeLinks(schema.type, id: id, record: record)
+        return try fetch(table, id: id)
+    }
+
+    /// A subcategory implies its category; the two must agree.
+    private func checkCategory(_ record: inout JSONObject) throws {
+        guard case .string(let sub)? = record["subcategory"], let info = Domain.subcategory(named: sub) else { return }
+        switch record["category"] {
+        case nil, .null?: record["category"] = .string(info.category)
+        case .string(let category)? where category != info.category:
+            throw FieldError("subcategory \"\(sub)\" belongs to category \"\(info.category)\", not \"\(category)\"")
+        default: break
+        }
+    }
+
+    private func execute(_ sql: String, _ arguments: [DatabaseValue], record: JSONObject) throws {
+        do {
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            throw FieldError(try describeMissingReference(record))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw FieldError("cannot store this \(record["type"]?.string ?? "record"): \(error.message ?? "constraint failed")")
+        }
+    }
+
+    /// Names the referenced record that does not exist, for a foreign-key failure.
+    private func describeMissingReference(_ record: JSONObject) throws -> String {
+        for (field, table) in [("garment", "garments"), ("outfit", "outfits")] {
+            if case .string(let id)? = record[field],
+               try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false)
+            {
+                return "no \(field) \(id) in the catalog"
+            }
+        }
+        if case .array(let items)? = record["garments"] {
+            for case .string(let id) in items
+            where try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM garments WHERE id = ?)", arguments: [id]) ?? false) {
+                return "no garment \(id) in the catalog"
+            }
+        }
+        return "the record refers to something that is not in the catalog"
+    }
+
+    /// Keeps the relations that live outside a record's own row in step with it.
+    private func storeLinks(_ type: String, id: String, record: JSONObject) throws {
+        switch type {
+        case "outfit":
+            guard let garments = record["garments"] else { return }
+            try db.execute(sql: "DELETE FROM outfit_garments WHERE outfit_id = ?", arguments: [id])
+            for (position, item) in (garments.array ?? []).enumerated() {
+                guard case .string(let garment) = item else { continue }
+                try execute("INSERT INTO outfit_garments (outfit_id, garment_id, position) VALUES (?, ?, ?)",
+                            [id.databaseValue, garment.databaseValue, position.databaseValue], record: record)
+            }
+        case "garment":
+            if case .array? = record["images"] {
+                try db.execute(sql: "UPDATE images SET garment_id = ? WHERE id IN (SELECT value FROM json_each(?)) AND garment_id IS NOT ?",
+                               arguments: [id, JSONWriter.string(record["images"]!), id])
+            }
+        case "image":
+            if case .string(let garment)? = record["garment"] {
+                try db.execute(sql: """
+                    UPDATE garments SET images = json_insert(coalesce(images, '[]'), '$[#]', ?), updated_at = ?
+                    WHERE id = ? AND NOT EXISTS (SELECT 1 FROM json_each(coalesce(garments.images, '[]')) WHERE value = ?)
+                    """, arguments: [id, now, garment, id])
+            }
+        case "model":
+            if case .string(let garment)? = record["garment"] {
+                try db.execute(sql: "UPDATE garments SET model_id = ?, updated_at = ? WHERE id = ?", arguments: [id, now, garment])
+            }
+        default:
+            break
+        }
+    }
+
+    func fetch(_ table: TableMapping, id: String) throws -> JSONObject {
+        let sql = "SELECT \(table.selectList) FROM \(table.table) WHERE id = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else {
+            throw FieldError("\(table.schema.type) \(id) vanished while being stored")
+        }
+        return table.record(from: row)
+    }
+
+    // MARK: - Care readings
+
+    /// A care reading sets the care symbols of its garment (named, or found through its image).
+    private func attachCare(_ input: JSONObject) throws -> JSONObject {
+        let record = try Schemas.care.validate(input)
+        var garment = record["garment"]?.string
+        if garment == nil, case .string(let image)? = record["image"] {
+            garment = try String.fetchOne(db, sql: "SELECT garment_id FROM images WHERE id = ?", arguments: [image])
+        }
+        guard let garment else {
+            throw FieldError("this care record names no garment; run 'atl-classify --task care --garment ID' or add \"garment\"")
+        }
+        var codes: [JSONValue] = []
+        for case .object(let reading) in record["symbols"]?.array ?? [] {
+            if let code = reading["code"], !codes.contains(code) { codes.append(code) }
+        }
+        try db.execute(sql: "UPDATE garments SET care = ?, updated_at = ? WHERE id = ?",
+                       arguments: [JSONWriter.string(.array(codes)), now, garment])
+        guard db.changesCount > 0 else { throw FieldError("no garment \(garment) in the catalog") }
+        return try fetch(Tables.garments, id: garment)
+    }
+}

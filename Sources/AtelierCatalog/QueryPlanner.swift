@@ -1,0 +1,142 @@
+import AtelierRecords
+import GRDB
+
+/// Turns a `CatalogQuery` into SQL where that is exact and fast (conditions and sorts on plain
+/// columns, so the indexes serve them), and leaves the rest (regular expressions, nested or
+/// unknown fields) to the same in-memory evaluation `atl-query -` uses, so both agree.
+struct QueryPlan {
+    var sql: String
+    var arguments: [DatabaseValue]
+    /// Conditions SQL could not express, applied to the decoded records.
+    var residualFilters: [FieldFilter]
+    /// Non-empty when the order must be applied in memory.
+    var residualSort: [SortKey]
+    /// Applied in memory when anything else is.
+    var residualLimit: Int?
+    /// Things the user probably got wrong (an unknown field name).
+    var warnings: [String]
+
+    init(_ query: CatalogQuery, table: TableMapping) throws {
+        let schema = table.schema
+        var conditions: [String] = []
+        arguments = []
+        residualFilters = []
+        warnings = []
+        for filter in query.filters {
+            let filter = try Self.canonicalize(filter, schema: schema)
+            if let (sql, args) = Self.compile(filter, table: table) {
+                conditions.append(sql)
+                arguments += args
+            } else {
+                residualFilters.append(filter)
+                if schema.field(filter.path[0]) == nil {
+                    let names = schema.fields.map(\.name)
+                    let suggestion = Vocabulary("field", names).suggestion(for: filter.path[0])
+                    warnings.append("\(schema.type) records have no field \"\(filter.path[0])\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "") + "; only records with such an extra field can match")
+                }
+            }
+        }
+        var orderTerms: [String] = []
+        var sortInSQL = true
+        for key in query.sort {
+            guard let column = Self.sortColumn(key, table: table) else { sortInSQL = false; break }
+            orderTerms.append("\(table.table).\(column) \(key.descending ? "DESC" : "ASC") NULLS LAST")
+        }
+        if !sortInSQL { orderTerms = [] }
+        residualSort = sortInSQL ? [] : query.sort
+        orderTerms.append(table.defaultOrder.split(separator: ",").map { $0.contains(".") ? String($0) : "\(table.table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", "))
+        sql = "SELECT \(table.selectList) FROM \(table.table)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY " + orderTerms.joined(separator: ", ")
+        if residualFilters.isEmpty && residualSort.isEmpty, let limit = query.limit {
+            sql += " LIMIT \(limit)"
+            residualLimit = nil
+        } else {
+            residualLimit = query.limit
+        }
+    }
+
+    /// Checks enum operands against the vocabulary ("outwear" → did you mean "outerwear"?).
+    static func canonicalize(_ given: FieldFilter, schema: RecordSchema) throws -> FieldFilter {
+        var filter = given
+        let alias = schema.canonicalFieldName(given.path[0])
+        if alias != given.path[0] {
+            filter = try FieldFilter(path: alias.split(separator: ".").map(String.init) + given.path.dropFirst(), op: given.op, operand: given.operand)
+        }
+        guard filter.path.count == 1, let spec = schema.field(filter.path[0]),
+              [.equal, .notEqual, .has].contains(filter.op) else { return filter }
+        switch spec.kind {
+        case .word(let vocabulary), .words(let vocabulary):
+            let canonical: String
+            do throws(FieldError) {
+                canonical = try vocabulary.canonical(filter.operand)
+            } catch {
+                throw FilterError("in '\(filter)': \(error.message)")
+            }
+            return try FieldFilter(path: filter.path, op: filter.op, operand: canonical)
+        default:
+            return filter
+        }
+    }
+
+    private static func sortColumn(_ key: SortKey, table: TableMapping) -> String? {
+        guard let column = table.column(for: key.path[0]) else { return nil }
+        switch column.storage {
+        case .scalar, .bool: return key.path.count == 1 ? column.names[0] : nil
+        case .money:
+            if key.path.count == 2 { return key.path[1] == "amount" ? column.names[0] : (key.path[1] == "currency" ? column.names[1] : nil) }
+            return nil
+        case .json: return nil
+        }
+    }
+
+    /// SQL for one condition, or nil to evaluate it in memory.
+    static func compile(_ filter: FieldFilter, table: TableMapping) -> (String, [DatabaseValue])? {
+        guard filter.op != .matches, filter.op != .notMatches, let column = table.column(for: filter.path[0]) else { return nil }
+        let kind = column.field.kind
+        var name: String
+        var numeric = kind.isNumeric
+        switch column.storage {
+        case .scalar, .bool:
+            guard filter.path.count == 1 else { return nil }
+            name = "\(table.table).\(column.names[0])"
+        case .money:
+            guard filter.path.count == 2 else { return nil }
+            switch filter.path[1] {
+            case "amount": name = "\(table.table).\(column.names[0])"; numeric = true
+            case "currency": name = "\(table.table).\(column.names[1])"; numeric = false
+            default: return nil
+            }
+        case .json:
+            // Lists of plain values: "any element" via json_each.
+            guard filter.path.count == 1, kind.isList, [.equal, .has, .notEqual].contains(filter.op) else { return nil }
+            if case .composition = kind { return nil }
+            if case .careReadings = kind { return nil }
+            let exists = "EXISTS (SELECT 1 FROM json_each(\(table.table).\(column.names[0])) WHERE value = ?)"
+            return (filter.op == .notEqual ? "NOT " + exists : exists, [filter.operand.databaseValue])
+        }
+        let operand: DatabaseValue
+        if column.storage == .bool {
+            guard filter.operand == "true" || filter.operand == "false" else {
+                return filter.op == .notEqual ? ("1", []) : ("0", [])
+            }
+            operand = (filter.operand == "true" ? 1 : 0 as Int64).databaseValue
+        } else if numeric {
+            guard let n = filter.numericOperand else { return filter.op == .notEqual ? ("1", []) : ("0", []) }
+            operand = n.databaseValue
+        } else {
+            operand = filter.operand.databaseValue
+        }
+        switch filter.op {
+        case .equal, .has: return ("\(name) = ?", [operand])
+        case .notEqual: return ("NOT coalesce(\(name) = ?, 0)", [operand])
+        case .less: return ("\(name) < ?", [operand])
+        case .lessOrEqual: return ("\(name) <= ?", [operand])
+        case .greater: return ("\(name) > ?", [operand])
+        case .greaterOrEqual: return ("\(name) >= ?", [operand])
+        case .matches, .notMatches: return nil
+        }
+    }
+}
+
+extension TableMapping.Storage: Equatable {}

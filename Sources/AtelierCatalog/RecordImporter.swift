@@ -1,0 +1,120 @@
+import AtelierRecords
+import Foundation
+
+/// Imports one input into the catalog as one transaction: every record is stored, or (at the
+/// first bad one) none is, unless bad records are to be skipped, in which case each is reported
+/// and the rest stored. Records reach `onOutput` only once the transaction has committed
+/// (or, for a dry run, once everything has been checked), through the caller's spool.
+public final class RecordImporter {
+    public struct Options: Sendable {
+        public var dryRun = false
+        public var skipInvalid = false
+        public var today = ISODate.today()
+        public init() {}
+    }
+
+    /// What one input did.
+    public struct Summary: Sendable {
+        public var stored: [String: Int] = [:]
+        public var deleted = 0
+        public var passedThrough = 0
+        public var skipped = 0
+        public init() {}
+        public var records: Int { stored.values.reduce(0, +) + deleted + passedThrough }
+    }
+
+    let catalog: Catalog
+    let options: Options
+    /// Receives each record to print, while the transaction is open.
+    public var onOutput: (JSONObject) throws -> Void = { _ in }
+    /// Receives each bad record that was skipped.
+    public var onSkipped: (InputError) -> Void = { _ in }
+    /// Receives the number of records done so far (throttling is the receiver's business).
+    public var onProgress: (Int) -> Void = { _ in }
+
+    public init(catalog: Catalog, options: Options) {
+        self.catalog = catalog
+        self.options = options
+    }
+
+    /// Imports the NDJSON lines `reader` yields.
+    public func importLines(from reader: LineReader) throws -> Summary {
+        try run(source: reader.source) { handle in
+            do throws(LineReaderError<InputError>) {
+                try reader.forEachLine { (line, number) throws(InputError) in
+                    let parsed: Result<JSONObject, JSONSyntaxError> = Result { () throws(JSONSyntaxError) in try JSONParser.parseObject(line) }
+                    switch parsed {
+                    case .success(let record):
+                        try handle(.success(record), number)
+                    case .failure(let error):
+                        try handle(.failure(InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)), number)
+                    }
+                }
+            } catch {
+                switch error {
+                case .input(let e), .body(let e): throw e
+                }
+            }
+        }
+    }
+
+    /// Imports records already in memory (the sample wardrobe, CSV rows).
+    public func importRecords(_ records: [JSONObject], source: String) throws -> Summary {
+        try run(source: source) { handle in
+            for (i, record) in records.enumerated() { try handle(.success(record), i + 1) }
+        }
+    }
+
+    /// Imports records produced by `produce`, which hands each one (or its parse error) to the
+    /// handler it is given, with its line number.
+    public func importProduced(source: String, _ produce: ((Result<JSONObject, InputError>, Int) throws(InputError) -> Void) throws -> Void) throws -> Summary {
+        try run(source: source, produce)
+    }
+
+    private func run(source: String, _ produce: ((Result<JSONObject, InputError>, Int) throws(InputError) -> Void) throws -> Void) throws -> Summary {
+        var summary = Summary()
+        try catalog.write { writer in
+            writer.today = options.today
+            var done = 0
+            try produce { (result, line) throws(InputError) in
+                do {
+                    let record = try result.get()
+                    let outputs = options.skipInvalid ? try writer.isolated { try writer.apply(record) } : try writer.apply(record)
+                    for output in outputs {
+                        Self.count(output, input: record, into: &summary)
+                        try onOutput(output)
+                    }
+                } catch let error as InputError {
+                    try fail(error, &summary)
+                } catch let error as FieldError {
+                    try fail(InputError(.data, source: source, line: line, message: error.message), &summary)
+                } catch let error as CatalogError {
+                    throw InputError(.data, source: source, line: line, message: error.description)
+                } catch {
+                    throw InputError(.io, source: source, line: line, message: "\(error)")
+                }
+                done += 1
+                onProgress(done)
+            }
+            return !options.dryRun
+        }
+        return summary
+    }
+
+    private func fail(_ error: InputError, _ summary: inout Summary) throws(InputError) {
+        guard options.skipInvalid else { throw error }
+        summary.skipped += 1
+        onSkipped(error)
+    }
+
+    private static func count(_ output: JSONObject, input: JSONObject, into summary: inout Summary) {
+        let type = output["type"]?.string ?? "?"
+        if output["op"] == "delete" {
+            summary.deleted += 1
+        } else if Schemas.byType[type] == nil || type == "care" && input["type"] == output["type"] {
+            summary.passedThrough += 1
+        } else {
+            summary.stored[type, default: 0] += 1
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import AtelierRecords
+import Foundation
+import GRDB
+
+/// How one record type maps onto its SQL table: which column holds each field and how its
+/// values are encoded. Everything that moves records in and out of the catalog goes through
+/// this one mapping, so import, query, export and restore cannot disagree.
+struct TableMapping {
+    enum Storage {
+        /// TEXT, INTEGER or REAL, as the field's kind says.
+        case scalar
+        /// 0 or 1.
+        case bool
+        /// Compact JSON text (lists, objects).
+        case json
+        /// Two columns, `<name>_amount` and `<name>_currency`.
+        case money
+    }
+
+    struct Column {
+        let field: FieldSpec
+        let storage: Storage
+        /// SQL names, in select order: one, or two for money.
+        let names: [String]
+    }
+
+    let schema: RecordSchema
+    let table: String
+    let columns: [Column]
+    /// Extra fields computed by a subquery on output (an outfit's garments), as JSON.
+    let derived: [(field: String, sql: String)]
+    /// Order of plain listings.
+    let defaultOrder: String
+
+    init(schema: RecordSchema, table: String, derived: [(String, String)] = [], defaultOrder: String = "rowid") {
+        self.schema = schema
+        self.table = table
+        self.derived = derived
+        self.defaultOrder = defaultOrder
+        columns = schema.fields.compactMap { spec in
+            guard let column = spec.column else { return nil }
+            switch spec.kind {
+            case .money: return Column(field: spec, storage: .money, names: [column + "_amount", column + "_currency"])
+            case .bool: return Column(field: spec, storage: .bool, names: [column])
+            case .object, .any: return Column(field: spec, storage: .json, names: [column])
+            case let kind where kind.isList: return Column(field: spec, storage: .json, names: [column])
+            default: return Column(field: spec, storage: .scalar, names: [column])
+            }
+        }
+    }
+
+    func column(for field: String) -> Column? { columns.first { $0.field.name == field } }
+
+    /// The select list, qualified by the table name, ending with `extra` and the derived fields.
+    var selectList: String {
+        (columns.flatMap(\.names).map { "\(table).\($0)" } + ["\(table).extra"] + derived.map(\.sql)).joined(separator: ", ")
+    }
+
+    /// Builds the record from a row fetched with `selectList`.
+    func record(from row: Row) -> JSONObject {
+        var out = JSONObject()
+        out["type"] = .string(schema.type)
+        var index = 0
+        var pending: [(String, JSONValue)] = []
+        for column in columns {
+            defer { index += column.names.count }
+            let value = decode(column, row, index)
+            guard let value else { continue }
+            out[column.field.name] = value
+        }
+        if let extra = row[index] as String?, case .object(let fields)? = try? JSONParser.parse(extra) {
+            for (k, v) in fields { pending.append((k, v)) }
+        }
+        index += 1
+        for (field, _) in derived {
+            if let text = row[index] as String?, let value = try? JSONParser.parse(text), value != .array([]) {
+                // Derived fields sit where the schema puts them, not at the end.
+                out = insert(field, value, into: out)
+            }
+            index += 1
+        }
+        for (k, v) in pending where out[k] == nil { out[k] = v }
+        return out
+    }
+
+    private func insert(_ field: String, _ value: JSONValue, into object: JSONObject) -> JSONObject {
+        let order = schema.fields.map(\.name)
+        guard let position = order.firstIndex(of: field) else { var o = object; o[field] = value; return o }
+        var out = JSONObject()
+        var placed = false
+        for (k, v) in object {
+            if !placed, let p = order.firstIndex(of: k), p > position {
+                out[field] = value
+                placed = true
+            }
+            out[k] = v
+        }
+        if !placed { out[field] = value }
+        return out
+    }
+
+    private func decode(_ column: Column, _ row: Row, _ index: Int) -> JSONValue? {
+        let dbValue: DatabaseValue = row[index]
+        if dbValue.isNull { return nil }
+        switch column.storage {
+        case .bool:
+            return .bool((Int64.fromDatabaseValue(dbValue) ?? 0) != 0)
+        case .json:
+            guard let text = String.fromDatabaseValue(dbValue) else { return nil }
+            return try? JSONParser.parse(text)
+        case .money:
+            guard let amount = Double.fromDatabaseValue(dbValue) else { return nil }
+            let currency: String = row[index + 1] ?? "EUR"
+            let number: JSONValue = amount.rounded() == amount && abs(amount) < 1e15 ? .int(Int64(amount)) : .double(amount)
+            return ["amount": number, "currency": .string(currency)]
+        case .scalar:
+            switch dbValue.storage {
+            case .int64(let i): return column.field.kind.isNumeric && !isInteger(column.field.kind) ? .double(Double(i)) : .int(i)
+            case .double(let d): return isInteger(column.field.kind) ? .int(Int64(d)) : .double(d)
+            case .string(let s): return .string(s)
+            case .blob, .null: return nil
+            }
+        }
+    }
+
+    private func isInteger(_ kind: FieldKind) -> Bool {
+        if case .integer = kind { return true }
+        return false
+    }
+
+    /// The SQL values of the stored fields present in `record`, and its unknown fields as JSON.
+    func bindings(for record: JSONObject) -> (names: [String], values: [DatabaseValue], extra: DatabaseValue?) {
+        var names: [String] = []
+        var values: [DatabaseValue] = []
+        for column in columns {
+            guard let value = record[column.field.name] else { continue }
+            switch column.storage {
+            case .money:
+                names += column.names
+                if case .object(let money) = value {
+                    values.append(money["amount"]?.number.map { $0.databaseValue } ?? .null)
+                    values.append(money["currency"]?.string.map { $0.databaseValue } ?? .null)
+                } else {
+                    values += [.null, .null]
+                }
+            case .bool:
+                names += column.names
+                values.append(value.bool.map { ($0 ? 1 : 0 as Int64).databaseValue } ?? .null)
+            case .json:
+                names += column.names
+                values.append(value == .null ? .null : JSONWriter.string(value).databaseValue)
+            case .scalar:
+                names += column.names
+                switch value {
+                case .string(let s): values.append(s.databaseValue)
+                case .int(let i): values.append(i.databaseValue)
+                case .double(let d): values.append(d.databaseValue)
+                case .bool(let b): values.append((b ? 1 : 0 as Int64).databaseValue)
+                default: values.append(.null)
+                }
+            }
+        }
+        var extra = JSONObject()
+        for (key, value) in record where key != "type" && key != "op" && schema.field(key) == nil {
+            extra[key] = value
+        }
+        return (names, values, extra.isEmpty ? nil : JSONWriter.string(extra).databaseValue)
+    }
+}
+
+/// The tables of the catalog, one mapping per stored record type.
+enum Tables {
+    static let garments = TableMapping(schema: Schemas.garment, table: "garments")
+    static let outfits = TableMapping(
+        schema: Schemas.outfit, table: "outfits",
+        derived: [("garments", "(SELECT json_group_array(garment_id) FROM (SELECT garment_id FROM outfit_garments WHERE outfit_id = outfits.id ORDER BY position))")])
+    static let wear = TableMapping(schema: Schemas.wear, table: "wear_log", defaultOrder: "wear_log.date, wear_log.id")
+    static let laundry = TableMapping(schema: Schemas.laundry, table: "laundry")
+    static let images = TableMapping(schema: Schemas.image, table: "images")
+    static let models = TableMapping(schema: Schemas.model, table: "models")
+
+    static let all = [garments, outfits, wear, laundry, images, models]
+
+    static func mapping(forType type: String) -> TableMapping? { all.first { $0.schema.type == type } }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// One `--where` condition: `field OP value`, evaluated on a record.
+///
+/// Operators: `=`, `!=`, `<`, `<=`, `>`, `>=`, `~` (regular expression), `!~`, and `has` for
+/// lists. A path may go through lists (`composition.fabric`), and then a condition holds when any
+/// element satisfies it; `!=` and `!~` are the exact negations of `=` and `~`. Numbers compare as
+/// numbers, everything else as text, so ISO dates compare in time order; `today`, `yesterday`
+/// and `today-30d` (d, w, m, y) stand for dates.
+public struct FieldFilter: Sendable, CustomStringConvertible {
+    public enum Operator: String, Sendable, CaseIterable {
+        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">"
+        case greaterOrEqual = ">=", matches = "~", notMatches = "!~", has = "has"
+    }
+
+    public let path: [String]
+    public let op: Operator
+    /// The operand as text, with relative dates resolved and surrounding quotes removed.
+    public let operand: String
+    public let numericOperand: Double?
+    private let regex: NSRegularExpressionBox?
+
+    public var field: String { path.joined(separator: ".") }
+    public var description: String { op == .has ? "\(field) has \(operand)" : "\(field)\(op.rawValue)\(operand)" }
+
+    public init(path: [String], op: Operator, operand: String) throws(FilterError) {
+        self.path = path
+        self.op = op
+        self.operand = operand
+        self.numericOperand = Double(operand).flatMap { $0.isFinite ? $0 : nil }
+        if op == .matches || op == .notMatches {
+            do {
+                regex = NSRegularExpressionBox(try NSRegularExpression(pattern: operand))
+            } catch {
+                throw FilterError("invalid regular expression \"\(operand)\"")
+            }
+        } else {
+            regex = nil
+        }
+    }
+
+    /// Parses `field=value`, `field has value` and the like.
+    public static func parse(_ expression: String, today: Int = ISODate.today()) throws(FilterError) -> FieldFilter {
+        let text = expression.trimmingCharacters(in: .whitespaces)
+        let fieldEnd = text.firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") } ?? text.endIndex
+        let fieldText = String(text[..<fieldEnd])
+        guard !fieldText.isEmpty, !fieldText.hasPrefix("."), !fieldText.hasSuffix("."), !fieldText.contains("..") else {
+            throw FilterError("expected a field name at the start of \"\(expression)\" (e.g. 'category=top')")
+        }
+        var rest = text[fieldEnd...].drop { $0 == " " }
+        let op: Operator
+        if rest.hasPrefix("has ") || rest == "has" {
+            op = .has
+            rest = rest.dropFirst(3)
+        } else if let found = [Operator.notEqual, .lessOrEqual, .greaterOrEqual, .notMatches, .equal, .less, .greater, .matches]
+            .first(where: { rest.hasPrefix($0.rawValue) })
+        {
+            op = found
+            rest = rest.dropFirst(found.rawValue.count)
+        } else {
+            throw FilterError("expected an operator (=, !=, <, <=, >, >=, ~, !~, has) after \"\(fieldText)\" in \"\(expression)\"")
+        }
+        var operand = String(rest.drop { $0 == " " })
+        if operand.count >= 2, let q = operand.first, q == "'" || q == "\"", operand.last == q {
+            operand = String(operand.dropFirst().dropLast())
+        }
+        if op != .matches && op != .notMatches, ISODate.parseDay(operand) == nil,
+           let day = ISODate.resolveDay(operand, today: today)
+        {
+            operand = ISODate.formatDay(day)
+        }
+        return try FieldFilter(path: fieldText.split(separator: ".").map(String.init), op: op, operand: operand)
+    }
+
+    /// Whether the record satisfies the condition.
+    public func matches(_ record: JSONObject) -> Bool {
+        var values: [JSONValue] = []
+        Self.collect(path[...], in: .object(record), into: &values)
+        switch op {
+        case .notEqual: return !values.contains { holds(.equal, $0) }
+        case .notMatches: return !values.contains { holds(.matches, $0) }
+        default: return values.contains { holds(op, $0) }
+        }
+    }
+
+    /// The values at `path`, looking through lists at every step.
+    static func collect(_ path: ArraySlice<String>, in value: JSONValue, into out: inout [JSONValue]) {
+        switch value {
+        case .array(let items):
+            for item in items { collect(path, in: item, into: &out) }
+        case .object(let object):
+            guard let key = path.first else { out.append(value); return }
+            if let next = object[key] { collect(path.dropFirst(), in: next, into: &out) }
+        default:
+            if path.isEmpty { out.append(value) }
+        }
+    }
+
+    private func holds(_ op: Operator, _ value: JSONValue) -> Bool {
+        switch op {
+        case .matches:
+            guard let regex else { return false }
+            let text: String
+            switch value {
+            case .string(let s): text = s
+            case .int, .double, .bool: text = JSONWriter.string(value)
+            default: return false
+            }
+            return regex.value.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .equal, .has:
+            return compare(value).map { $0 == 0 } ?? false
+        case .less: return compare(value).map { $0 < 0 } ?? false
+        case .lessOrEqual: return compare(value).map { $0 <= 0 } ?? false
+        case .greater: return compare(value).map { $0 > 0 } ?? false
+        case .greaterOrEqual: return compare(value).map { $0 >= 0 } ?? false
+        case .notEqual, .notMatches: return false
+        }
+    }
+
+    /// -1, 0 or 1 comparing `value` with the operand; nil when they cannot be compared.
+    private func compare(_ value: JSONValue) -> Int? {
+        switch value {
+        case .int, .double:
+            guard let n = value.number, let operand = numericOperand else { return nil }
+            return n < operand ? -1 : (n > operand ? 1 : 0)
+        case .string(let s):
+            return s < operand ? -1 : (s > operand ? 1 : 0)
+        case .bool(let b):
+            guard operand == "true" || operand == "false" else { return nil }
+            return b == (operand == "true") ? 0 : nil
+        case .null:
+            return operand == "null" ? 0 : nil
+        default:
+            return nil
+        }
+    }
+}
+
+/// A `--where` expression that cannot be understood.
+public struct FilterError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// NSRegularExpression is immutable and thread-safe but not marked Sendable.
+final class NSRegularExpressionBox: @unchecked Sendable {
+    let value: NSRegularExpression
+    init(_ value: NSRegularExpression) { self.value = value }
+}

@@ -1,0 +1,10 @@
+/// Why a line is not valid JSON, and where: `column` counts bytes from 1.
+public struct JSONSyntaxError: Error, Equatable, Sendable {
+    public var message: String
+    public var column: Int
+
+    public init(_ message: String, column: Int) {
+        self.message = message
+        self.column = column
+    }
+}

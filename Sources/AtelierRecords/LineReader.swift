@@ -1,0 +1,137 @@
+import Foundation
+
+/// Reads newline-delimited lines from a file descriptor in large chunks, handing each line to
+/// the caller as a borrowed byte buffer: memory stays flat whatever the input size, bounded by
+/// the longest allowed line.
+public final class LineReader {
+    /// Lines longer than this are refused: no record is that big, and a runaway input (a binary
+    /// file, a missing newline) must not eat the machine's memory.
+    public static let defaultMaximumLineBytes = 8 << 20
+
+    public let source: String
+    public let maximumLineBytes: Int
+    private let fd: Int32
+    private let closeWhenDone: Bool
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Bytes consumed so far, for progress reporting.
+    public private(set) var bytesRead: Int = 0
+
+    /// Opens `path` for reading; `-` means standard input.
+    public convenience init(path: String, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) throws(InputError) {
+        if path == "-" {
+            self.init(fd: 0, source: "stdin", closeWhenDone: false, maximumLineBytes: maximumLineBytes)
+            return
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw InputError(errno == ENOENT ? .missing : .io, source: path, message: "cannot open: \(reason)")
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw InputError(.missing, source: path, message: "is a directory, not a file")
+        }
+        self.init(fd: fd, source: path, closeWhenDone: true, maximumLineBytes: maximumLineBytes)
+    }
+
+    public init(fd: Int32, source: String, closeWhenDone: Bool, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) {
+        self.fd = fd
+        self.source = source
+        self.closeWhenDone = closeWhenDone
+        self.maximumLineBytes = maximumLineBytes
+        self.capacity = 1 << 20
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+        if closeWhenDone { close(fd) }
+    }
+
+    /// The size of the input when it is a regular file (for a progress bar), else nil.
+    public var totalBytes: Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Calls `body` with each non-blank line (without its `\n` or `\r\n`) and its 1-based number.
+    /// The buffer is only valid during the call.
+    public func forEachLine<E: Error>(_ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(LineReaderError<E>) {
+        var filled = 0  // bytes in the buffer
+        var lineNumber = 0
+        var eof = false
+        while !eof {
+            if filled == capacity {
+                // One line fills the whole buffer: grow, up to the limit.
+                guard capacity < maximumLineBytes + 2 else {
+                    throw .input(InputError(.data, source: source, line: lineNumber + 1,
+                        message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?"))
+                }
+                let newCapacity = min(capacity * 2, maximumLineBytes + 2)
+                let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+                grown.copyMemory(from: buffer, byteCount: filled)
+                buffer.deallocate()
+                buffer = grown
+                capacity = newCapacity
+            }
+            let n = read(fd, buffer + filled, capacity - filled)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .input(InputError(.io, source: source, line: lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))"))
+            }
+            if n == 0 { eof = true }
+            bytesRead += n
+            filled += n
+            var start = 0
+            while start < filled {
+                let remaining = filled - start
+                guard let newline = memchr(buffer + start, 0x0A, remaining) else {
+                    if eof {
+                        lineNumber += 1
+                        try deliver(start, filled, lineNumber, body)
+                        start = filled
+                    }
+                    break
+                }
+                let end = buffer.distance(to: newline)
+                lineNumber += 1
+                if end - start > maximumLineBytes {
+                    throw .input(InputError(.data, source: source, line: lineNumber,
+                        message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?"))
+                }
+                try deliver(start, end, lineNumber, body)
+                start = end + 1
+            }
+            if start > 0 {
+                filled -= start
+                if filled > 0 { memmove(buffer, buffer + start, filled) }
+            }
+        }
+    }
+
+    private func deliver<E: Error>(_ start: Int, _ end: Int, _ line: Int, _ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(LineReaderError<E>) {
+        var stop = end
+        if stop > start, buffer.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
+        // Blank lines are allowed between records, as jq allows them.
+        var blank = true
+        for i in start..<stop {
+            let b = buffer.load(fromByteOffset: i, as: UInt8.self)
+            if b != 0x20 && b != 0x09 { blank = false; break }
+        }
+        if blank { return }
+        do {
+            try body(UnsafeRawBufferPointer(start: buffer + start, count: stop - start), line)
+        } catch {
+            throw .body(error)
+        }
+    }
+}
+
+/// An error from reading the input, or one thrown by the caller's line handler.
+public enum LineReaderError<E: Error>: Error {
+    case input(InputError)
+    case body(E)
+}

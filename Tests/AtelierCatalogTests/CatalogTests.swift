@@ -1,0 +1,216 @@
+import AtelierRecords
+import XCTest
+@testable import AtelierCatalog
+
+final class CatalogTests: XCTestCase {
+    var dir = ""
+    var path: String { dir + "/catalog.sqlite" }
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "atelier-catalog-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    @discardableResult
+    func store(_ records: [JSONObject], catalog: Catalog? = nil) throws -> [JSONObject] {
+        let catalog = try catalog ?? Catalog(path: path, create: true)
+        var out: [JSONObject] = []
+        try catalog.write { writer in
+            writer.today = ISODate.parseDay("2026-11-21")!
+            for r in records { out += try writer.apply(r) }
+            return true
+        }
+        return out
+    }
+
+    func list(_ type: String, _ conditions: [String] = [], sort: [String] = [], limit: Int? = nil) throws -> [JSONObject] {
+        let catalog = try Catalog(path: path, create: false)
+        let query = CatalogQuery(type: type, filters: try conditions.map { try FieldFilter.parse($0) }, sort: try sort.map { try SortKey.parse($0) }, limit: limit)
+        return try catalog.read { reader in
+            var out: [JSONObject] = []
+            try reader.run(query) { out.append($0) }
+            return out
+        }
+    }
+
+    func testUpsertCreatesThenUpdatesOnlyNamedFields() throws {
+        let created = try store([["type": "garment", "name": "Jeans", "subcategory": "jeans", "brand": "Levi's", "shade": "indigo"]])[0]
+        let id = created["id"]!.string!
+        XCTAssertTrue(id.hasPrefix("g_"))
+        XCTAssertEqual(created["category"], "bottom", "category inferred from subcategory")
+        XCTAssertEqual(created["state"], "available")
+        XCTAssertEqual(created["shade"], "indigo", "unknown fields are kept")
+        let updated = try store([["type": "garment", "id": .string(id), "state": "toWash", "brand": nil, "note2": 1]])[0]
+        XCTAssertEqual(updated["name"], "Jeans")
+        XCTAssertEqual(updated["state"], "toWash")
+        XCTAssertNil(updated["brand"], "null clears a field")
+        XCTAssertEqual(updated["shade"], "indigo")
+        XCTAssertEqual(updated["note2"], 1)
+        XCTAssertEqual(updated["createdAt"], created["createdAt"])
+        XCTAssertThrowsError(try store([["type": "garment", "id": "g_nope", "state": "toWash"]])) { error in
+            XCTAssertTrue((error as? FieldError)?.message.contains("no garment g_nope in the catalog to update") ?? false, "\(error)")
+        }
+        XCTAssertThrowsError(try store([["type": "garment", "name": "x", "category": "top", "subcategory": "jeans"]])) { error in
+            XCTAssertEqual((error as? FieldError)?.message, "subcategory \"jeans\" belongs to category \"bottom\", not \"top\"")
+        }
+        try store([["type": "garment", "op": "delete", "id": .string(id)]])
+        XCTAssertEqual(try list("garment").count, 0)
+    }
+
+    func testWearLogCountsOncePerDayAndOutfitsLogTheirGarments() throws {
+        let g = try store([["type": "garment", "name": "Shirt", "category": "top"], ["type": "garment", "name": "Chinos", "category": "bottom"]]).map { $0["id"]! }
+        let outfit = try store([["type": "outfit", "name": "Office", "garments": .array(g)]])[0]
+        XCTAssertEqual(outfit["garments"], .array(g))
+        try store([
+            ["type": "wear", "outfit": outfit["id"]!, "date": "2026-11-20"],
+            ["type": "wear", "outfit": outfit["id"]!, "date": "2026-11-20"],
+            ["type": "wear", "garment": g[0], "date": "2026-11-20"],
+            ["type": "wear", "garment": g[0]],
+        ])
+        let garments = try list("garment", sort: ["name"])
+        XCTAssertEqual(garments.map { $0["wearCount"] }, [.int(1), .int(2)])
+        XCTAssertEqual(garments[1]["lastWornOn"], "2026-11-21", "a wear without a date is today")
+        XCTAssertEqual(try list("outfit")[0]["wearCount"], 1)
+        XCTAssertEqual(try list("wear").count, 4)
+        try store([["type": "wear", "op": "delete", "garment": g[0], "date": "2026-11-21"]])
+        let shirt = try list("garment", ["name=Shirt"])[0]
+        XCTAssertEqual(shirt["wearCount"], 1)
+        XCTAssertEqual(shirt["lastWornOn"], "2026-11-20")
+        XCTAssertThrowsError(try store([["type": "wear", "garment": "g_missing"]])) { error in
+            XCTAssertEqual((error as? FieldError)?.message, "no garment g_missing in the catalog")
+        }
+        // Deleting a garment removes it from outfits and the log.
+        try store([["type": "garment", "op": "delete", "id": g[0]]])
+        XCTAssertEqual(try list("outfit")[0]["garments"], .array([g[1]]))
+        XCTAssertEqual(try list("wear", ["garment=\(g[0].string!)"]).count, 0)
+    }
+
+    func testCareReadingsAndImagesAttachToTheirGarment() throws {
+        let id = try store([["type": "garment", "name": "Sweater", "category": "top"]])[0]["id"]!
+        let image: JSONValue = .string("sha256:" + String(repeating: "ab", count: 32))
+        try store([["type": "image", "id": image, "path": "a.jpg", "width": 10, "height": 10, "garment": id]])
+        XCTAssertEqual(try list("garment")[0]["images"], .array([image]))
+        let viaImage = try store([["type": "care", "image": image, "symbols": [["code": "wash-30-mild", "confidence": 0.97], ["code": "dry-flat"]]]])[0]
+        XCTAssertEqual(viaImage["care"], ["wash-30-mild", "dry-flat"])
+        XCTAssertThrowsError(try store([["type": "care", "symbols": ["wash-30"]]]))
+        let passed = try store([["type": "quality", "verdict": "good"]])
+        XCTAssertEqual(passed[0]["verdict"], "good", "unknown types pass through")
+    }
+
+    func testQueriesCompileToSQLAndAgreeWithInMemoryFilters() throws {
+        var records: [JSONObject] = []
+        for i in 0..<200 {
+            var r: JSONObject = ["type": "garment", "name": .string("Item \(i)")]
+            r["category"] = .string(["top", "bottom", "outerwear"][i % 3])
+            r["seasons"] = .array(i % 2 == 0 ? ["winter"] : ["summer"])
+            r["wearCount"] = .int(Int64(i % 17))
+            r["price"] = ["amount": .double(Double(i) + 0.5), "currency": "EUR"]
+            let fabric: JSONValue = i % 5 == 0 ? "wool" : "cotton"
+            r["composition"] = [["fabric": fabric, "percent": 100]]
+            records.append(r)
+        }
+        try store(records)
+        let stored = try list("garment")
+        for condition in ["category=top", "category!=top", "season=winter", "seasons!=winter", "wearCount>10", "price.amount<=50.5",
+                          "composition.fabric=wool", "name~1$", "brand!=x", "wearCount=abc"] {
+            let filter = try FieldFilter.parse(condition)
+            let expected = stored.filter { filter.matches($0) }.map { $0["id"]! }
+            XCTAssertEqual(try list("garment", [condition]).map { $0["id"]! }, expected, condition)
+        }
+        let top = try list("garment", ["category=outerwear"], sort: ["-wearCount", "name"], limit: 3)
+        XCTAssertEqual(top.map { $0["wearCount"] }, [16, 16, 15])
+        XCTAssertThrowsError(try list("garment", ["category=outwear"])) { error in
+            XCTAssertTrue("\(error)".contains("did you mean \"outerwear\""))
+        }
+    }
+
+    func testStatsGroupAndTotal() throws {
+        try store(SampleWardrobe.records(today: ISODate.parseDay("2026-11-21")!))
+        let catalog = try Catalog(path: path, create: false)
+        let stats = try catalog.read { try WardrobeStats(by: .category, today: ISODate.parseDay("2026-11-21")!).compute($0) }
+        let total = stats.last!
+        XCTAssertEqual(total["total"], true)
+        XCTAssertEqual(total["garments"], 44)
+        let groups = stats.dropLast()
+        XCTAssertEqual(groups.map { $0["garments"]!.integer! }.reduce(0, +), 44)
+        XCTAssertEqual(groups.map { $0["wears"]!.integer! }.reduce(0, +), total["wears"]!.integer!)
+        XCTAssertEqual(Set(groups.map { $0["group"]!.string! }), ["top", "bottom", "outerwear", "onePiece", "footwear", "accessory", "lingerie"])
+        let seasons = try catalog.read { try WardrobeStats(by: .season).compute($0) }
+        XCTAssertTrue(seasons.contains { $0["group"] == "winter" })
+    }
+
+    func testSampleIsRealisticAndIdempotent() throws {
+        let today = ISODate.parseDay("2026-11-21")!
+        try store(SampleWardrobe.records(today: today))
+        let counts1 = try Catalog(path: path, create: false).counts()
+        let garments1 = try list("garment").map { $0["wearCount"]! }
+        try store(SampleWardrobe.records(today: today))
+        XCTAssertEqual(try Catalog(path: path, create: false).counts(), counts1)
+        XCTAssertEqual(try list("garment").map { $0["wearCount"]! }, garments1)
+        XCTAssertGreaterThanOrEqual(counts1["garment"]!, 40)
+        XCTAssertEqual(counts1["outfit"], 10)
+        let days = Set(try list("wear").map { $0["date"]!.string! })
+        XCTAssertGreaterThan(days.count, 60)
+        XCTAssertEqual(days.min(), "2026-08-23")
+    }
+
+    func testBackupRestoresIdenticallyAndRefusesDamage() throws {
+        try store(SampleWardrobe.records(today: ISODate.parseDay("2026-11-21")!) + [["type": "laundry", "bin": "darks", "temperature": 30, "extraField": "x"]])
+        let archive = dir + "/w.atelier"
+        try CatalogBackup.export(catalogPath: path, to: archive, toolVersion: "test")
+        let restoredPath = dir + "/restored/catalog.sqlite"
+        try CatalogBackup.restore(archive: archive, into: restoredPath)
+        for type in CatalogQuery.listableTypes {
+            let a = try list(type).map { JSONWriter.string($0) }
+            let b = try Catalog(path: restoredPath, create: false).read { reader in
+                var out: [String] = []
+                try reader.run(CatalogQuery(type: type)) { out.append(JSONWriter.string($0)) }
+                return out
+            }
+            XCTAssertEqual(a, b, type)
+        }
+        // A truncated archive is refused and the catalog left alone.
+        let data = try Data(contentsOf: URL(fileURLWithPath: archive))
+        let truncated = dir + "/truncated.atelier"
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let before = try Data(contentsOf: URL(fileURLWithPath: restoredPath))
+        XCTAssertThrowsError(try CatalogBackup.restore(archive: truncated, into: restoredPath)) { error in
+            guard case .badArchive? = error as? CatalogError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: restoredPath)), before)
+        XCTAssertThrowsError(try CatalogBackup.restore(archive: path, into: restoredPath), "an SQLite file is not a backup")
+    }
+
+    func testConcurrentWritersBothSucceed() throws {
+        _ = try Catalog(path: path, create: true)
+        let path = self.path
+        let failures = try XCTUnwrap(NSMutableArray() as NSMutableArray?)
+        nonisolated(unsafe) let shared = failures
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                do {
+                    let catalog = try Catalog(path: path, create: true)
+                    for batch in 0..<10 {
+                        try catalog.write { writer in
+                            for i in 0..<50 { _ = try writer.apply(["type": "garment", "name": .string("w\(worker)-\(batch)-\(i)"), "category": "top"]) }
+                            return true
+                        }
+                    }
+                } catch { shared.add("\(error)") }
+        }
+        XCTAssertEqual(failures.count, 0, "\(failures)")
+        XCTAssertEqual(try Catalog(path: path, create: false).counts()["garment"], 1000)
+    }
+
+    func testForeignFilesAreRefusedClearly() throws {
+        let notDB = dir + "/text.sqlite"
+        try "hello".write(toFile: notDB, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try Catalog(path: notDB, create: true)) { error in
+            guard case .notACatalog? = error as? CatalogError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try Catalog(path: dir + "/missing.sqlite", create: false)) { error in
+            guard case .notFound? = error as? CatalogError else { return XCTFail("\(error)") }
+        }
+    }
+}
