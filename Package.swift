@@ -41,7 +41,7 @@ let package = Package(
 
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats"]),
-        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog"]),
+        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"]),
     ]
 )

@@ -20,8 +20,28 @@ final class StreamFilter {
         self.limit = limit
         self.fields = fields
         let needsWholeRecord = !sort.isEmpty || fields != nil
-        keys = needsWholeRecord ? nil : JSONParser.KeySet(Set(filters.map { $0.path[0] }))
+        var needed: Set<String> = ["type"]
+        for filter in filters {
+            needed.insert(filter.path[0])
+            for schema in Schemas.byType.values {
+                needed.insert(schema.canonicalFieldName(filter.path[0]).split(separator: ".")[0].description)
+            }
+        }
+        keys = needsWholeRecord ? nil : JSONParser.KeySet(needed)
     }
+
+    /// The conditions as they apply to `record`'s type (aliases resolved, enum values checked),
+    /// worked out once per type.
+    private func filters(for record: JSONObject) throws(FilterError) -> [FieldFilter] {
+        guard case .string(let type)? = record["type"], let schema = Schemas.byType[type] else { return filters }
+        if let known = filtersByType[type] { return known }
+        var resolved: [FieldFilter] = []
+        for filter in filters { resolved.append(try filter.canonicalized(for: schema)) }
+        filtersByType[type] = resolved
+        return resolved
+    }
+
+    private var filtersByType: [String: [FieldFilter]] = [:]
 
     /// Filters one input; returns true when the limit is reached and reading can stop.
     func run(_ reader: LineReader, _ out: RecordOutput) throws -> Bool {
@@ -35,7 +55,15 @@ final class StreamFilter {
                 } catch {
                     throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
                 }
-                for filter in filters where !filter.matches(record) { return }
+                let applicable: [FieldFilter]
+                do throws(FilterError) {
+                    applicable = try filters(for: record)
+                } catch {
+                    done = true
+                    filterError = error
+                    return
+                }
+                for filter in applicable where !filter.matches(record) { return }
                 if !sort.isEmpty {
                     kept.append(record)
                     return
@@ -55,11 +83,13 @@ final class StreamFilter {
             case .input(let e), .body(let e): throw e
             }
         }
+        if let filterError { throw filterError }
         if let outputError { throw outputError }
         return done
     }
 
     private var outputError: OutputError?
+    private var filterError: FilterError?
 
     /// Writes the sorted records, when sorting.
     func finish(_ out: RecordOutput) throws {

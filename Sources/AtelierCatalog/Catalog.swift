@@ -18,27 +18,10 @@ public final class Catalog {
     /// opened read-only.
     public init(path: String, create: Bool) throws(CatalogError) {
         self.path = path
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: path) {
+        let config = Self.configuration(readonly: !create)
+        if !FileManager.default.fileExists(atPath: path) {
             guard create else { throw .notFound(path: path) }
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty {
-                do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                    throw .cannotWrite(path: dir, reason: error.localizedDescription)
-                }
-            }
-        }
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        config.busyMode = .timeout(Self.busyTimeoutSeconds)
-        config.readonly = !create
-        config.label = "atelier"
-        config.prepareDatabase { db in
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
-            }
-            // Sorting a million rows wants more than SQLite's 2 MB default page cache.
-            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try Self.createComplete(at: path, configuration: config)
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
@@ -48,23 +31,70 @@ public final class Catalog {
         try checkSchema(migrate: create)
     }
 
-    private func checkSchema(migrate: Bool) throws(CatalogError) {
-        let migrator = CatalogSchema.migrator
+    private static func configuration(readonly: Bool) -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(Self.busyTimeoutSeconds)
+        config.readonly = readonly
+        config.label = "atelier"
+        config.prepareDatabase { db in
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            }
+            // Sorting a million rows wants more than SQLite's 2 MB default page cache.
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+        }
+        return config
+    }
+
+    /// Makes a new catalog appear at `path` complete (WAL mode, schema migrated) or not at all:
+    /// it is built under a temporary name and hard-linked into place, which fails if another
+    /// process got there first, in which case that one is used. Switching a database to WAL
+    /// needs an exclusive lock that SQLite does not wait for, so doing it on the shared file
+    /// would make two first imports at once fail with "busy".
+    private static func createComplete(at path: String, configuration: Configuration) throws(CatalogError) {
+        let fm = FileManager.default
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty {
+            do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw .cannotWrite(path: dir, reason: error.localizedDescription)
+            }
+        }
+        let name = (path as NSString).lastPathComponent
+        let temporary = (dir.isEmpty ? "" : dir + "/") + ".\(name).new-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+        }
         do {
-            try queue.read { db in
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-                if !tables.isEmpty && !tables.contains("grdb_migrations") {
-                    throw CatalogError.notACatalog(path: path, reason: "it is an SQLite database without Atelier's tables")
-                }
-                if try migrator.hasBeenSuperseded(db) {
-                    let applied = try migrator.appliedIdentifiers(db).sorted().last ?? "?"
-                    throw CatalogError.newerSchema(path: path, version: applied)
-                }
-                if !migrate, try !migrator.hasCompletedMigrations(db) {
-                    throw CatalogError.notACatalog(path: path, reason: "its schema is incomplete; run atl-import once to upgrade it")
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try CatalogSchema.migrate(db, path: path)
+                    return .commit
                 }
             }
-            if migrate { try migrator.migrate(queue) }
+            try queue.close()
+        } catch {
+            throw classify(error, path: path)
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Migrates the schema when writing (see `CatalogSchema`), or checks it when reading.
+    private func checkSchema(migrate: Bool) throws(CatalogError) {
+        do {
+            if migrate {
+                try queue.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        try CatalogSchema.migrate(db, path: path)
+                        return .commit
+                    }
+                }
+            } else {
+                try queue.read { db in try CatalogSchema.checkCurrent(db, path: path) }
+            }
         } catch let error as CatalogError {
             throw error
         } catch {

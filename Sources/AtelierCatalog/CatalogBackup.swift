@@ -53,7 +53,7 @@ public enum CatalogBackup {
             }
             var metadata = JSONObject()
             metadata["toolVersion"] = .string(toolVersion)
-            metadata["schemaVersion"] = .string(CatalogSchema.latestVersion)
+            metadata["schemaVersion"] = .int(Int64(CatalogSchema.latestVersion))
             metadata["exportedAt"] = .string(ISODate.formatInstant(Date()))
             metadata["counts"] = .object(JSONObject(order.map { ($0, .int(Int64(counts[$0] ?? 0))) }))
             try writer.finish(metadata: metadata)

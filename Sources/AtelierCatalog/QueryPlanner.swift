@@ -23,7 +23,7 @@ struct QueryPlan {
         residualFilters = []
         warnings = []
         for filter in query.filters {
-            let filter = try Self.canonicalize(filter, schema: schema)
+            let filter = try filter.canonicalized(for: schema)
             if let (sql, args) = Self.compile(filter, table: table) {
                 conditions.append(sql)
                 arguments += args
@@ -53,29 +53,6 @@ struct QueryPlan {
             residualLimit = nil
         } else {
             residualLimit = query.limit
-        }
-    }
-
-    /// Checks enum operands against the vocabulary ("outwear" → did you mean "outerwear"?).
-    static func canonicalize(_ given: FieldFilter, schema: RecordSchema) throws -> FieldFilter {
-        var filter = given
-        let alias = schema.canonicalFieldName(given.path[0])
-        if alias != given.path[0] {
-            filter = try FieldFilter(path: alias.split(separator: ".").map(String.init) + given.path.dropFirst(), op: given.op, operand: given.operand)
-        }
-        guard filter.path.count == 1, let spec = schema.field(filter.path[0]),
-              [.equal, .notEqual, .has].contains(filter.op) else { return filter }
-        switch spec.kind {
-        case .word(let vocabulary), .words(let vocabulary):
-            let canonical: String
-            do throws(FieldError) {
-                canonical = try vocabulary.canonical(filter.operand)
-            } catch {
-                throw FilterError("in '\(filter)': \(error.message)")
-            }
-            return try FieldFilter(path: filter.path, op: filter.op, operand: canonical)
-        default:
-            return filter
         }
     }
 

@@ -1,4 +1,5 @@
 import AtelierRecords
+import GRDB
 import XCTest
 @testable import AtelierCatalog
 
@@ -115,12 +116,14 @@ final class CatalogTests: XCTestCase {
         let stored = try list("garment")
         for condition in ["category=top", "category!=top", "season=winter", "seasons!=winter", "wearCount>10", "price.amount<=50.5",
                           "composition.fabric=wool", "name~1$", "brand!=x", "wearCount=abc"] {
-            let filter = try FieldFilter.parse(condition)
+            let filter = try FieldFilter.parse(condition).canonicalized(for: Schemas.garment)
             let expected = stored.filter { filter.matches($0) }.map { $0["id"]! }
             XCTAssertEqual(try list("garment", [condition]).map { $0["id"]! }, expected, condition)
         }
         let top = try list("garment", ["category=outerwear"], sort: ["-wearCount", "name"], limit: 3)
-        XCTAssertEqual(top.map { $0["wearCount"] }, [16, 16, 15])
+        // Items 50, 101 and 152 are the outerwear worn 16 times; ties fall back to the name.
+        XCTAssertEqual(top.map { $0["wearCount"] }, [16, 16, 16])
+        XCTAssertEqual(top.map { $0["name"] }, ["Item 101", "Item 152", "Item 50"])
         XCTAssertThrowsError(try list("garment", ["category=outwear"])) { error in
             XCTAssertTrue("\(error)".contains("did you mean \"outerwear\""))
         }
@@ -211,6 +214,23 @@ final class CatalogTests: XCTestCase {
         }
         XCTAssertThrowsError(try Catalog(path: dir + "/missing.sqlite", create: false)) { error in
             guard case .notFound? = error as? CatalogError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testStrangersDatabasesAndNewerCatalogsAreLeftAlone() throws {
+        let foreign = dir + "/foreign.sqlite"
+        try DatabaseQueue(path: foreign).write { try $0.execute(sql: "CREATE TABLE notes(text TEXT); INSERT INTO notes VALUES ('keep me')") }
+        XCTAssertThrowsError(try Catalog(path: foreign, create: true)) { error in
+            XCTAssertTrue("\(error)".contains("without Atelier's tables"), "\(error)")
+        }
+        XCTAssertEqual(try DatabaseQueue(path: foreign).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }, ["notes"])
+
+        _ = try Catalog(path: path, create: true)
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "PRAGMA user_version = 99") }
+        for create in [true, false] {
+            XCTAssertThrowsError(try Catalog(path: path, create: create)) { error in
+                guard case .newerSchema? = error as? CatalogError else { return XCTFail("\(error)") }
+            }
         }
     }
 }

@@ -37,6 +37,12 @@ final class PipelineTests: XCTestCase {
         let result = try sh.run("atl-query - --where category=top", stdin: Data(input.utf8))
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertEqual(result.out, #"{"type":"garment","name":"A","category":"top","zeta":1,"alpha":[1,2]}"# + "\n")
+        // The catalog's spellings hold on a stream too: a singular alias, an enum's vocabulary.
+        let seasons = try sh.run("atl-query - --where season=winter --where category=Outerwear", stdin: Data(#"{"type":"garment","name":"Coat","category":"outerwear","seasons":["autumn","winter"]}"#.utf8))
+        XCTAssertEqual(seasons.lines.count, 1, seasons.err)
+        let misspelt = try sh.run("atl-query - --where category=outwear", stdin: Data(input.utf8))
+        XCTAssertEqual(misspelt.status, 64)
+        XCTAssertEqual(misspelt.err, "atl-query: in 'category=outwear': unknown category \"outwear\"; did you mean \"outerwear\"?\n")
         let none = try sh.run("atl-query - --where category=shoes", stdin: Data(input.utf8))
         XCTAssertEqual(none.status, 1, "nothing matched")
         let sorted = try sh.run("atl-query - --sort -name --fields name", stdin: Data(input.utf8))
@@ -164,13 +170,19 @@ final class PipelineTests: XCTestCase {
         }
     }
 
-    func testTwoProcessesImportingAtOnce() throws {
+    /// Regression: two first imports into a catalog that did not exist yet failed with "busy" or
+    /// "table garments already exists" (both switched the new file to WAL and migrated it at once).
+    func testTwoProcessesCreatingAndImportingAtOnce() throws {
         let result = try sh.run("""
-            for p in 1 2; do (for i in $(seq 1 300); do echo "{\\"type\\":\\"garment\\",\\"name\\":\\"p$p-$i\\",\\"category\\":\\"top\\"}"; done | atl-import > /dev/null) & done; wait &&
-            for p in 1 2; do (atl-import --sample > /dev/null) & done; wait &&
-            sqlite3 "$ATELIER_DB" 'SELECT count(*) FROM garments; PRAGMA integrity_check;'
+            for round in $(seq 1 12); do
+              export ATELIER_DB=$PWD/round-$round.sqlite
+              for p in 1 2; do (for i in $(seq 1 100); do echo "{\\"type\\":\\"garment\\",\\"name\\":\\"p$p-$i\\",\\"category\\":\\"top\\"}"; done | atl-import > /dev/null) & done; wait
+              for p in 1 2; do (atl-import --sample > /dev/null) & done; wait
+              sqlite3 "$ATELIER_DB" 'SELECT count(*) FROM garments; PRAGMA integrity_check;' | paste -sd ' '
+            done | sort | uniq -c | awk '{print $1, $2, $3}'
+            ls -a | grep -c '[.]new-' || true
             """)
-        XCTAssertEqual(result.lines, ["644", "ok"], result.err)
+        XCTAssertEqual(result.lines, ["12 244 ok", "0"], "every round stores both inputs, and leaves no temporary catalog: " + result.err)
     }
 
     func testUsageErrorsAndHelp() throws {
