@@ -159,6 +159,19 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(days.min(), "2026-08-23")
     }
 
+    func testSampleTellsTheSameStoryWhateverTheDate() {
+        func story(_ today: String) -> [String] {
+            let day = ISODate.parseDay(today)!
+            return SampleWardrobe.records(today: day).map { record in
+                var record = record
+                if let date = record["date"]?.string { record["date"] = .int(Int64(day - ISODate.parseDay(date)!)) }
+                return JSONWriter.string(.object(record))
+            }
+        }
+        XCTAssertEqual(story("2026-11-21"), story("2027-03-02"))
+        XCTAssertNotEqual(story("2026-11-21"), [])
+    }
+
     func testBackupRestoresIdenticallyAndRefusesDamage() throws {
         try store(SampleWardrobe.records(today: ISODate.parseDay("2026-11-21")!) + [["type": "laundry", "bin": "darks", "temperature": 30, "extraField": "x"]])
         let archive = dir + "/w.atelier"
