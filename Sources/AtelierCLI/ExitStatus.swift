@@ -68,7 +68,7 @@ public enum Diagnostics {
         case let e as FieldError: return (e.message, .dataError)
         case let e as CatalogError:
             switch e {
-            case .notFound: return (e.description, .noInput)
+            case .notFound, .missingInput: return (e.description, .noInput)
             case .notACatalog, .newerSchema, .invalidRecord, .badArchive: return (e.description, .dataError)
             case .busy: return (e.description, .tempFail)
             case .cannotWrite: return (e.description, .cannotCreate)

@@ -147,7 +147,8 @@ public struct ExportCommand: ParsableCommand {
             head.append(record)
             if head.count >= 1000 { try start(); started = true }
         }
-        if !started { try start() }
+        // No records and no --columns: an empty file, not a header of no columns.
+        if !started && !(head.isEmpty && columns == nil) { try start() }
     }
 }
 

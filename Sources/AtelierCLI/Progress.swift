@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtelierRecords
 import Foundation
 
 /// How progress is shown on stderr.
@@ -47,13 +48,12 @@ public final class ProgressReporter {
         let eta = f.flatMap { $0 > 0.01 ? elapsed * (1 - $0) / $0 : nil }
         switch mode {
         case .json:
-            var line = "{\"type\":\"progress\",\"stage\":\"\(stage)\",\"done\":\(done)"
-            if let total { line += ",\"total\":\(total)" }
-            if let f { line += ",\"fraction\":\(String(format: "%.4f", min(f, 1)))" }
-            line += ",\"rate\":\(String(format: "%.1f", rate))"
-            if let eta { line += ",\"etaSeconds\":\(String(format: "%.1f", eta))" }
-            line += "}\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            var event: JSONObject = ["type": "progress", "stage": .string(stage), "done": .int(Int64(done))]
+            if let total { event["total"] = .int(Int64(total)) }
+            if let f { event["fraction"] = .double((min(f, 1) * 10_000).rounded() / 10_000) }
+            event["rate"] = .double((rate * 10).rounded() / 10)
+            if let eta { event["etaSeconds"] = .double((eta * 10).rounded() / 10) }
+            FileHandle.standardError.write(Data((JSONWriter.string(event) + "\n").utf8))
         case .bar:
             var line = "\r\(stage) "
             if let f {

@@ -76,7 +76,9 @@ public struct QueryCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if expand && view != "outfits" { throw ValidationError("--expand applies to outfits only") }
         if WardrobeStats.Dimension(rawValue: by) == nil {
-            throw ValidationError("--by must be one of: \(WardrobeStats.Dimension.allCases.map(\.rawValue).joined(separator: ", "))")
+            let names = WardrobeStats.Dimension.allCases.map(\.rawValue)
+            let hint = Vocabulary("dimension", names).suggestion(for: by).map { "did you mean \"\($0)\"? " } ?? ""
+            throw ValidationError("unknown --by \"\(by)\"; \(hint)(one of: \(names.joined(separator: ", ")))")
         }
     }
 

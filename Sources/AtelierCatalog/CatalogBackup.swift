@@ -88,6 +88,9 @@ public enum CatalogBackup {
     @discardableResult
     public static func restore(archive archivePath: String, into catalogPath: String) throws -> [String: Int] {
         func bad(_ reason: String) -> CatalogError { .badArchive(path: archivePath, reason: reason) }
+        guard access(archivePath, R_OK) == 0 else {
+            throw CatalogError.missingInput(path: archivePath, reason: String(cString: strerror(errno)))
+        }
         let reader: BackupArchive.Reader
         do { reader = try BackupArchive.Reader(path: archivePath) } catch { throw bad("\(error)") }
         guard case .object(let expected)? = reader.metadata["counts"] else { throw bad("metadata.json has no counts") }

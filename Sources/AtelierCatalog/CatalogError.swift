@@ -12,6 +12,8 @@ public enum CatalogError: Error, CustomStringConvertible, Sendable {
     case invalidRecord(String)
     /// Another process holds the catalog longer than the busy timeout.
     case busy(path: String)
+    /// An input file (a backup archive to restore) that does not exist or cannot be read.
+    case missingInput(path: String, reason: String)
     /// A backup archive that is corrupt, truncated, foreign or from a newer version.
     case badArchive(path: String, reason: String)
     /// The catalog or its directory cannot be written.
@@ -26,6 +28,7 @@ public enum CatalogError: Error, CustomStringConvertible, Sendable {
         case .newerSchema(let path, let version): return "\(path) was written by a newer Atelier (schema \(version)); upgrade atelier to read it"
         case .invalidRecord(let message): return message
         case .busy(let path): return "the catalog \(path) is busy (another atl-import is writing); try again"
+        case .missingInput(let path, let reason): return "cannot read \(path): \(reason); the catalog was not changed"
         case .badArchive(let path, let reason): return "\(path): not a usable Atelier backup: \(reason); the catalog was not changed"
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
         case .database(let message): return "database error: \(message)"

@@ -29,16 +29,15 @@ struct QueryPlan {
                 arguments += args
             } else {
                 residualFilters.append(filter)
-                if schema.field(filter.path[0]) == nil {
-                    let names = schema.fields.map(\.name)
-                    let suggestion = Vocabulary("field", names).suggestion(for: filter.path[0])
-                    warnings.append("\(schema.type) records have no field \"\(filter.path[0])\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "") + "; only records with such an extra field can match")
+                if let warning = Self.unknownField(filter.path[0], schema, "only records with such an extra field can match") {
+                    warnings.append(warning)
                 }
             }
         }
         var orderTerms: [String] = []
         var sortInSQL = true
         for key in query.sort {
+            if let warning = Self.unknownField(key.path[0], schema, "records without it sort last") { warnings.append(warning) }
             guard let column = Self.sortColumn(key, table: table) else { sortInSQL = false; break }
             orderTerms.append("\(table.table).\(column) \(key.descending ? "DESC" : "ASC") NULLS LAST")
         }
@@ -54,6 +53,13 @@ struct QueryPlan {
         } else {
             residualLimit = query.limit
         }
+    }
+
+    /// A warning when `name` is not one of the type's fields (probably a typo), else nil.
+    private static func unknownField(_ name: String, _ schema: RecordSchema, _ consequence: String) -> String? {
+        guard schema.field(name) == nil, name != "type", name != "id" else { return nil }
+        let suggestion = Vocabulary("field", schema.fields.map(\.name)).suggestion(for: name)
+        return "\(schema.type) records have no field \"\(name)\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "") + "; \(consequence)"
     }
 
     private static func sortColumn(_ key: SortKey, table: TableMapping) -> String? {

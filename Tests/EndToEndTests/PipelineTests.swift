@@ -185,6 +185,21 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(result.lines, ["12 244 ok", "0"], "every round stores both inputs, and leaves no temporary catalog: " + result.err)
     }
 
+    func testProgressEventsAreNDJSONOnStderr() throws {
+        let result = try sh.run("""
+            for i in $(seq 1 3000); do echo "{\\"type\\":\\"garment\\",\\"name\\":\\"g$i\\",\\"category\\":\\"top\\"}"; done > 'odd "name".ndjson'
+            atl-import --progress json 'odd "name".ndjson' 2>&1 >/dev/null
+            """)
+        XCTAssertEqual(result.status, 0, result.err)
+        let events = Shell.records(result)
+        XCTAssertFalse(events.isEmpty)
+        XCTAssertTrue(events.allSatisfy { $0["type"] as? String == "progress" }, result.out)
+        XCTAssertEqual(events.last?["stage"] as? String, #"importing odd "name".ndjson"#)
+        XCTAssertEqual(events.last?["done"] as? Int, 3000)
+        XCTAssertEqual(events.last?["fraction"] as? Double, 1)
+        XCTAssertEqual(try sh.run("atl-import --sample 2>&1 >/dev/null").out, "", "no progress unless asked when stderr is not a terminal")
+    }
+
     func testUsageErrorsAndHelp() throws {
         let unknownView = try sh.run("atl-query garmnets")
         XCTAssertEqual(unknownView.status, 64)
@@ -192,6 +207,17 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(try sh.run("atl-query garments").status, 66, "no catalog yet")
         XCTAssertEqual(try sh.run("atl-query - --where '=x' < /dev/null").status, 64)
         XCTAssertEqual(try sh.run("atl-import missing.ndjson").status, 66)
+        let noArchive = try sh.run("atl-import --restore missing.atelier")
+        XCTAssertEqual(noArchive.status, 66)
+        XCTAssertEqual(noArchive.err, "atl-import: cannot read missing.atelier: No such file or directory; the catalog was not changed\n")
+        XCTAssertEqual(try sh.run("atl-export --format csv < /dev/null").out, "", "no records, no header")
+        let by = try sh.run("atl-query stats --by colr")
+        XCTAssertEqual(by.status, 64)
+        XCTAssertTrue(by.err.contains(#"did you mean "color"?"#), by.err)
+        try sh.run("atl-import --sample > /dev/null")
+        let sort = try sh.run("atl-query garments --sort wearcount --limit 1")
+        XCTAssertEqual(sort.status, 0)
+        XCTAssertEqual(sort.err, "atl-query: garment records have no field \"wearcount\" (did you mean \"wearCount\"?); records without it sort last\n")
         for tool in ["atl-import", "atl-query", "atl-export"] {
             let help = try sh.run("\(tool) --help")
             XCTAssertEqual(help.status, 0)
