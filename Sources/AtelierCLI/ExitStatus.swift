@@ -84,3 +84,31 @@ public enum Diagnostics {
         signal(SIGPIPE, SIG_IGN)
     }
 }
+
+extension ParsableCommand {
+    /// The tools' entry point: parse, run, and end with the right exit code. Usage errors read
+    /// like every other message (`atl-query: unknown view "garmnets"; did you mean …`) followed
+    /// by a pointer to --help, rather than ArgumentParser's "Error:" and full usage block.
+    public static func runAsTool() -> Never {
+        Diagnostics.prepareProcess()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            Foundation.exit(0)
+        } catch let code as ExitCode {
+            // The command has already said what went wrong.
+            Foundation.exit(code.rawValue)
+        } catch {
+            guard exitCode(for: error) != .success else {
+                // --help, --version, completion scripts: ArgumentParser prints them.
+                Self.exit(withError: error)
+            }
+            // ArgumentParser lists allowed values one per line; one line reads better in a log.
+            let text = message(for: error)
+                .replacingOccurrences(of: ". Please provide one of the following:\n  - ", with: "; expected one of: ")
+                .replacingOccurrences(of: "\n  - ", with: ", ")
+            Diagnostics.warn("\(text)\nTry '\(Diagnostics.tool) --help' for the options and examples.")
+            Foundation.exit(Sysexit.usage.rawValue)
+        }
+    }
+}

@@ -10,13 +10,13 @@ public struct ExportCommand: ParsableCommand {
         commandName: "atl-export",
         abstract: "Write records as NDJSON, a JSON array or CSV, or the whole catalog as a backup archive.",
         discussion: """
-            Reads records from standard input (or files) and writes them in the chosen format to
-            standard output or, with -o, to a file that appears only once complete (written beside
-            it, flushed to disk, then renamed into place). The backup format reads the catalog
+            Reads records from standard input (or files) and writes them in the chosen format to \
+            standard output or, with -o, to a file that appears only once complete (written beside \
+            it, flushed to disk, then renamed into place). The backup format reads the catalog \
             itself, not standard input; restore it with 'atl-import --restore'.
 
-            CSV follows RFC 4180: the header holds every field of the first 1,000 records (or the
-            --columns given); money becomes price.amount and price.currency, lists are joined with
+            CSV follows RFC 4180: the header holds every field of the first 1,000 records (or the \
+            --columns given); money becomes price.amount and price.currency, lists are joined with \
             ';', compositions read 'cotton 80;elastane 20'. 'atl-import --format csv' reads it back.
 
             EXAMPLES
@@ -44,6 +44,7 @@ public struct ExportCommand: ParsableCommand {
     var columns: String?
 
     @OptionGroup var catalog: CatalogOptions
+    @OptionGroup var outputOptions: OutputOptions
 
     public init() {}
 
@@ -75,7 +76,7 @@ public struct ExportCommand: ParsableCommand {
         }
         let target = try OutputTarget(path: output)
         do {
-            let sink = RecordOutput(fd: target.fd)
+            let sink = RecordOutput(fd: target.fd, lineBuffered: outputOptions.lineBuffered)
             switch format {
             case .ndjson: try forEachRecord { _, line in try sink.writeLine(line) }
             case .json: try writeJSONArray(sink)

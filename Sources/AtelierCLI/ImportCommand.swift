@@ -10,18 +10,18 @@ public struct ImportCommand: ParsableCommand {
         commandName: "atl-import",
         abstract: "Put garments, outfits, wears, laundry, images and models into the Atelier catalog.",
         discussion: """
-            Reads NDJSON records (or CSV with a header row) from files or standard input and stores
-            them in the catalog, one transaction per input: if any record is bad, nothing from that
-            input is stored (exit 65) unless --skip-invalid is given. Records with an "id" update the
-            stored record (only the fields they name); records without one are created with a new
+            Reads NDJSON records (or CSV with a header row) from files or standard input and stores \
+            them in the catalog, one transaction per input: if any record is bad, nothing from that \
+            input is stored (exit 65) unless --skip-invalid is given. Records with an "id" update the \
+            stored record (only the fields they name); records without one are created with a new \
             id; "op":"delete" removes. Prints the records as stored, with their ids.
 
             EXAMPLES
               atl-import --sample
-              echo '{"type":"garment","name":"Navy Blazer","category":"outerwear"}' | atl-import
-              echo '{"type":"wear","garment":"g_01jd…","date":"2026-11-21"}' | atl-import
-              atl-import --format csv wardrobe.csv
-              atl-classify --task care label.jpg --garment g_01jd… | atl-import
+              echo '{"type":"garment","name":"Navy Blazer","category":"outerwear","brand":"Suitsupply"}' | atl-import
+              atl-query garments --where 'name~Blazer' | jq -c '{type: "wear", garment: .id, date: "2026-11-21"}' | atl-import
+              atl-query garments --where brand=Suitsupply | jq -c '{type, id, state: "toWash"}' | atl-import
+              atl-import --dry-run --skip-invalid wardrobe.csv
               atl-import --restore wardrobe.atelier
             """,
         version: AtelierVersion.string)

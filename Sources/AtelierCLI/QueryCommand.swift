@@ -9,25 +9,31 @@ public struct QueryCommand: ParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "atl-query",
-        abstract: "List, filter and summarise records from the Atelier catalog, or filter NDJSON on stdin.",
+        abstract: "List, filter and summarise records from the Atelier catalog, or filter NDJSON on standard input.",
         discussion: """
-            VIEW is one of: garments, outfits, wear, laundry, images, models, stats.
-            With '-' instead, records are read from standard input (or the files after it) and the
-            same --where, --sort, --limit and --fields apply to them; matching lines pass through
+            <view> is one of: garments, outfits, wear, laundry, images, models, stats. \
+            With '-' instead, records are read from standard input (or the files after it) and the \
+            same --where, --sort, --limit and --fields apply to them; matching lines pass through \
             unchanged.
 
-            A --where condition is FIELD OP VALUE with OP one of = != < <= > >= ~ (regular
-            expression) !~ or 'has' (list contains). Paths may be dotted (price.amount) and reach
-            into lists (composition.fabric). Numbers compare as numbers, other values as text, so
-            dates compare in time order; 'today', 'yesterday' and 'today-30d' (d, w, m, y) stand
-            for dates. Repeated --where conditions must all hold. A missing field satisfies only
+            A --where condition is FIELD OP VALUE with OP one of = != < <= > >= ~ (regular \
+            expression) !~ or 'has' (list contains). Paths may be dotted (price.amount) and reach \
+            into lists (composition.fabric). Numbers compare as numbers, other values as text, so \
+            dates compare in time order; 'today', 'yesterday' and 'today-30d' (d, w, m, y) stand \
+            for dates. Repeated --where conditions must all hold. A missing field satisfies only \
             != and !~. Exits 1 when nothing matched.
+
+            'stats' prints one record per group of garments (--by category, brand, season, …) with \
+            counts, value, wears, cost per wear, the most and least worn and what has not been worn \
+            for --not-worn-days, then a total. There --where picks the garments counted, and --sort, \
+            --limit and --fields shape the groups.
 
             EXAMPLES
               atl-query garments --where 'season has winter' --where category=outerwear --sort -wearCount
-              atl-query garments --where 'lastWornOn<today-90d' --fields id,name,lastWornOn
+              atl-query garments --where 'lastWornOn<today-60d' --fields id,name,lastWornOn
               atl-query outfits --expand --limit 1
               atl-query stats --by category
+              atl-query stats --by brand --where category=top --sort -wears --limit 5
               atl-query wear --where 'date>=2026-11-01'
               atl-query garments | atl-query - --where 'brand~^Levi'
             """,
@@ -56,8 +62,8 @@ public struct QueryCommand: ParsableCommand {
     @Flag(name: .long, help: "For outfits: inline each garment's record in place of its id.")
     var expand = false
 
-    @Option(name: .long, help: ArgumentHelp("For stats: group by category, subcategory, brand, season, style, color or state.", valueName: "dimension"))
-    var by: String = "category"
+    @Option(name: .long, help: ArgumentHelp("For stats: what to group garments by.", valueName: "dimension"))
+    var by: WardrobeStats.Dimension = .category
 
     @Option(name: .long, help: ArgumentHelp("For stats: a garment not worn for this many days counts as unworn.", valueName: "days"))
     var notWornDays: Int = 90
@@ -75,11 +81,6 @@ public struct QueryCommand: ParsableCommand {
         if view != "-" && !files.isEmpty { throw ValidationError("files can only be given after '-'") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if expand && view != "outfits" { throw ValidationError("--expand applies to outfits only") }
-        if WardrobeStats.Dimension(rawValue: by) == nil {
-            let names = WardrobeStats.Dimension.allCases.map(\.rawValue)
-            let hint = Vocabulary("dimension", names).suggestion(for: by).map { "did you mean \"\($0)\"? " } ?? ""
-            throw ValidationError("unknown --by \"\(by)\"; \(hint)(one of: \(names.joined(separator: ", ")))")
-        }
     }
 
     public func run() throws {
@@ -111,8 +112,13 @@ public struct QueryCommand: ParsableCommand {
         let store = try Catalog(path: catalog.path, create: false)
         try store.read { reader in
             if view == "stats" {
-                for record in try WardrobeStats(by: WardrobeStats.Dimension(rawValue: by)!, notWornDays: notWornDays).compute(reader) {
-                    try out.write(record)
+                // --where picks the garments counted; --sort, --limit and --fields shape the groups.
+                // The total stays last, whatever the order of the groups.
+                var groups = try WardrobeStats(by: by, notWornDays: notWornDays, filters: filters).compute(reader, warn: Diagnostics.warn)
+                let total = groups.popLast()
+                if !keys.isEmpty { sortRecords(&groups, by: keys) }
+                for record in groups.prefix(limit ?? groups.count) + (total.map { [$0] } ?? []) {
+                    try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
                 }
                 return
             }
@@ -127,3 +133,5 @@ public struct QueryCommand: ParsableCommand {
         return out.count
     }
 }
+
+extension WardrobeStats.Dimension: ExpressibleByArgument {}

@@ -5,11 +5,12 @@ import GRDB
 
 /// Backup and restore of a whole catalog (DESIGN.md, "Storage").
 ///
-/// A backup holds one NDJSON file per table (`tables/garments.ndjson`, …: the records exactly as
-/// `atl-query` prints them) from one consistent read transaction, plus the image and model stores
+/// A backup holds one NDJSON file per record type (`tables/garment.ndjson`, …: the records
+/// exactly as `atl-query` prints them) from one consistent read transaction, plus the image and model stores
 /// when present. Restore is replace-only and atomic: the archive is verified member by member,
 /// a new catalog is built beside the old one and checked against the archive's counts, and only
-/// then renamed over it. Any failure leaves the current catalog exactly as it was.
+/// then renamed over it. Any failure leaves the current catalog exactly as it was. Store files
+/// from the archive are added beside the catalog; none already there is removed.
 public enum CatalogBackup {
     /// Table files in restore order: what others refer to comes first.
     static let order = ["garment", "outfit", "image", "model", "laundry", "wear"]
@@ -163,14 +164,33 @@ public enum CatalogBackup {
             throw CatalogError.cannotWrite(path: catalogPath, reason: "\(error)")
         }
         for suffix in ["-wal", "-shm"] { unlink(catalogPath + suffix) }
+        // 4. The archive's store files join the live stores. Nothing there is deleted or
+        //    replaced: names are content addresses or model ids, and the directories beside a
+        //    catalog may hold files that are not Atelier's.
         for store in ["images", "models"] {
-            let restored = stores + "/" + store
-            let live = dir + "/" + store
-            let retired = scratch.path + "/old-" + store
-            if FileManager.default.fileExists(atPath: live) { _ = rename(live, retired) }
-            if FileManager.default.fileExists(atPath: restored) { _ = rename(restored, live) }
+            try mergeTree(stores + "/" + store, into: (dir.isEmpty ? "." : dir) + "/" + store)
         }
         return counts
+    }
+}
+
+extension CatalogBackup {
+    /// Moves every file under `source` to the same place under `target` unless one is there.
+    static func mergeTree(_ source: String, into target: String) throws {
+        let fm = FileManager.default
+        guard let walker = fm.enumerator(atPath: source) else { return }
+        for case let relative as String in walker {
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: source + "/" + relative, isDirectory: &isDir), !isDir.boolValue else { continue }
+            let destination = target + "/" + relative
+            guard !fm.fileExists(atPath: destination) else { continue }
+            do {
+                try fm.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try fm.moveItem(atPath: source + "/" + relative, toPath: destination)
+            } catch {
+                throw CatalogError.cannotWrite(path: destination, reason: error.localizedDescription)
+            }
+        }
     }
 }
 

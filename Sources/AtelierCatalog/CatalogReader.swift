@@ -38,6 +38,21 @@ public final class CatalogReader {
         return plan.warnings
     }
 
+    /// SQL that holds for the garments (`garments AS g`) meeting `filters`, and warnings about
+    /// them. Conditions SQL can express become a subquery the indexes serve; otherwise the
+    /// matching ids are found as `atl-query garments` finds them and passed in as a JSON list.
+    func garmentSelection(_ filters: [FieldFilter]) throws -> (sql: String, arguments: [DatabaseValue], warnings: [String]) {
+        let query = CatalogQuery(type: "garment", filters: filters)
+        let plan = try QueryPlan(query, table: Tables.garments)
+        if plan.residualFilters.isEmpty {
+            guard let condition = plan.condition else { return ("1", [], plan.warnings) }
+            return ("g.id IN (SELECT garments.id FROM garments WHERE \(condition))", plan.conditionArguments, plan.warnings)
+        }
+        var ids: [JSONValue] = []
+        try run(query) { record in if let id = record["id"] { ids.append(id) } }
+        return ("g.id IN (SELECT value FROM json_each(?))", [JSONWriter.string(.array(ids)).databaseValue], plan.warnings)
+    }
+
     /// Replaces an outfit's garment ids with the garment records.
     private func expandOutfit(_ outfit: JSONObject) throws -> JSONObject {
         guard case .array(let ids)? = outfit["garments"] else { return outfit }

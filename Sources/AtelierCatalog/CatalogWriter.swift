@@ -194,6 +194,12 @@ public final class CatalogWriter {
                     WHERE id = ? AND NOT EXISTS (SELECT 1 FROM json_each(coalesce(garments.images, '[]')) WHERE value = ?)
                     """, arguments: [id, now, garment, id])
             }
+        case "laundry":
+            // A load's garments live in a JSON list, so SQLite cannot check them: check here.
+            for case .string(let garment) in record["garments"]?.array ?? []
+            where try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM garments WHERE id = ?)", arguments: [garment]) ?? false) {
+                throw FieldError("no garment \(garment) in the catalog")
+            }
         case "model":
             if case .string(let garment)? = record["garment"] {
                 try db.execute(sql: "UPDATE garments SET model_id = ?, updated_at = ? WHERE id = ?", arguments: [id, now, garment])

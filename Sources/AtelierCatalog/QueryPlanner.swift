@@ -15,6 +15,9 @@ struct QueryPlan {
     var residualLimit: Int?
     /// Things the user probably got wrong (an unknown field name).
     var warnings: [String]
+    /// The SQL conditions alone (joined with AND), nil when there are none.
+    var condition: String?
+    var conditionArguments: [DatabaseValue]
 
     init(_ query: CatalogQuery, table: TableMapping) throws {
         let schema = table.schema
@@ -45,7 +48,9 @@ struct QueryPlan {
         residualSort = sortInSQL ? [] : query.sort
         orderTerms.append(table.defaultOrder.split(separator: ",").map { $0.contains(".") ? String($0) : "\(table.table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", "))
         sql = "SELECT \(table.selectList) FROM \(table.table)"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        condition = conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
+        conditionArguments = arguments
+        if let condition { sql += " WHERE " + condition }
         sql += " ORDER BY " + orderTerms.joined(separator: ", ")
         if residualFilters.isEmpty && residualSort.isEmpty, let limit = query.limit {
             sql += " LIMIT \(limit)"

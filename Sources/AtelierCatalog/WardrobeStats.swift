@@ -31,19 +31,25 @@ public struct WardrobeStats {
     /// A garment not worn for this many days (or never) counts as unworn.
     public var notWornDays: Int
     public var today: Int
+    /// Only garments meeting these conditions are counted (`atl-query stats --where …`).
+    public var filters: [FieldFilter]
 
-    public init(by dimension: Dimension, notWornDays: Int = 90, today: Int = ISODate.today()) {
+    public init(by dimension: Dimension, notWornDays: Int = 90, today: Int = ISODate.today(), filters: [FieldFilter] = []) {
         self.dimension = dimension
         self.notWornDays = notWornDays
         self.today = today
+        self.filters = filters
     }
 
-    /// One `stats` record per group, largest first, then the total over all garments.
-    public func compute(_ reader: CatalogReader) throws -> [JSONObject] {
+    /// One `stats` record per group, largest first, then the total over all garments counted.
+    /// Warnings about the conditions (an unknown field) go to `warn`.
+    public func compute(_ reader: CatalogReader, warn: (String) -> Void = { _ in }) throws -> [JSONObject] {
         let db = reader.db
         let cutoff = ISODate.formatDay(today - notWornDays)
-        let keyed = "SELECT g.id, g.name, g.wear_count, g.last_worn_on, g.price_amount, g.price_currency, \(dimension.keySQL) AS key FROM \(dimension.from)"
-        let all = "SELECT g.id, g.name, g.wear_count, g.last_worn_on, g.price_amount, g.price_currency, NULL AS key FROM garments AS g"
+        let selection = try reader.garmentSelection(filters)
+        selection.warnings.forEach(warn)
+        let keyed = "SELECT g.id, g.name, g.wear_count, g.last_worn_on, g.price_amount, g.price_currency, \(dimension.keySQL) AS key FROM \(dimension.from) WHERE \(selection.sql)"
+        let all = "SELECT g.id, g.name, g.wear_count, g.last_worn_on, g.price_amount, g.price_currency, NULL AS key FROM garments AS g WHERE \(selection.sql)"
         var out: [JSONObject] = []
         for (source, isTotal) in [(keyed, false), (all, true)] {
             let groups = try Row.fetchAll(db, sql: """
@@ -51,19 +57,19 @@ public struct WardrobeStats {
                 SELECT key, count(*) AS n, sum(wear_count) AS wears,
                        sum(CASE WHEN last_worn_on IS NULL OR last_worn_on < ? THEN 1 ELSE 0 END) AS unworn
                 FROM k GROUP BY key ORDER BY n DESC, key
-                """, arguments: [cutoff])
+                """, arguments: StatementArguments(selection.arguments + [cutoff.databaseValue]))
             let values = try Row.fetchAll(db, sql: """
                 WITH k AS (\(source))
                 SELECT key, price_currency AS currency, sum(price_amount) AS value, sum(wear_count) AS wears
                 FROM k WHERE price_amount IS NOT NULL GROUP BY key, price_currency ORDER BY price_currency
-                """)
+                """, arguments: StatementArguments(selection.arguments))
             func extreme(_ direction: String) throws -> [String?: Row] {
                 let rows = try Row.fetchAll(db, sql: """
                     WITH k AS (\(source))
                     SELECT key, id, name, wear_count, last_worn_on FROM (
                         SELECT *, row_number() OVER (PARTITION BY key ORDER BY wear_count \(direction), id) AS rank FROM k)
                     WHERE rank = 1
-                    """)
+                    """, arguments: StatementArguments(selection.arguments))
                 return Dictionary(rows.map { ($0["key"] as String?, $0) }, uniquingKeysWith: { a, _ in a })
             }
             let most = try extreme("DESC")
@@ -74,7 +80,7 @@ public struct WardrobeStats {
                     SELECT *, row_number() OVER (PARTITION BY key ORDER BY coalesce(last_worn_on, ''), id) AS rank
                     FROM k WHERE last_worn_on IS NULL OR last_worn_on < ?)
                 WHERE rank <= 5 ORDER BY key, rank
-                """, arguments: [cutoff])
+                """, arguments: StatementArguments(selection.arguments + [cutoff.databaseValue]))
             for group in groups {
                 let key: String? = group["key"]
                 var record = JSONObject()

@@ -61,6 +61,10 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
             throw FilterError("expected an operator (=, !=, <, <=, >, >=, ~, !~, has) after \"\(fieldText)\" in \"\(expression)\"")
         }
         var operand = String(rest.drop { $0 == " " })
+        // `price>>3` or `name=<x`: almost certainly a slip, not a value that starts with an operator.
+        if op != .matches && op != .notMatches, let first = operand.first, "<>=!~".contains(first) {
+            throw FilterError("unexpected \"\(first)\" after \"\(fieldText)\(op.rawValue)\" in \"\(expression)\"; quote a value that starts with it ('\(fieldText)\(op.rawValue)\"\(operand)\"')")
+        }
         if operand.count >= 2, let q = operand.first, q == "'" || q == "\"", operand.last == q {
             operand = String(operand.dropFirst().dropLast())
         }

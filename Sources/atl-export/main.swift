@@ -1,3 +1,3 @@
 import AtelierCLI
 
-ExportCommand.main()
+ExportCommand.runAsTool()

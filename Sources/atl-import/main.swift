@@ -1,3 +1,3 @@
 import AtelierCLI
 
-ImportCommand.main()
+ImportCommand.runAsTool()

@@ -1,3 +1,3 @@
 import AtelierCLI
 
-QueryCommand.main()
+QueryCommand.runAsTool()

@@ -96,6 +96,9 @@ final class CatalogTests: XCTestCase {
         let viaImage = try store([["type": "care", "image": image, "symbols": [["code": "wash-30-mild", "confidence": 0.97], ["code": "dry-flat"]]]])[0]
         XCTAssertEqual(viaImage["care"], ["wash-30-mild", "dry-flat"])
         XCTAssertThrowsError(try store([["type": "care", "symbols": ["wash-30"]]]))
+        XCTAssertThrowsError(try store([["type": "laundry", "bin": "darks", "garments": [id, "g_nothere"]]])) { error in
+            XCTAssertEqual((error as? FieldError)?.message, "no garment g_nothere in the catalog")
+        }
         let passed = try store([["type": "quality", "verdict": "good"]])
         XCTAssertEqual(passed[0]["verdict"], "good", "unknown types pass through")
     }
@@ -197,6 +200,39 @@ final class CatalogTests: XCTestCase {
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: restoredPath)), before)
         XCTAssertThrowsError(try CatalogBackup.restore(archive: path, into: restoredPath), "an SQLite file is not a backup")
+    }
+
+    /// Regression: restore swapped the whole `images/` and `models/` directories beside the
+    /// catalog, deleting whatever else a person kept there.
+    func testRestoreAddsStoreFilesAndRemovesNothing() throws {
+        try store([["type": "garment", "name": "Coat", "category": "outerwear"]])
+        let storeFile = "images/ab/" + String(repeating: "c", count: 62) + ".jpg"
+        try FileManager.default.createDirectory(atPath: dir + "/images/ab", withIntermediateDirectories: true)
+        try Data("jpeg".utf8).write(to: URL(fileURLWithPath: dir + "/" + storeFile))
+        let archive = dir + "/w.atelier"
+        try CatalogBackup.export(catalogPath: path, to: archive, toolVersion: "test")
+
+        let home = dir + "/home"
+        try FileManager.default.createDirectory(atPath: home + "/images/personal", withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: home + "/images/personal/photo.txt"))
+        try CatalogBackup.restore(archive: archive, into: home + "/wardrobe.sqlite")
+        XCTAssertEqual(try String(contentsOfFile: home + "/images/personal/photo.txt", encoding: .utf8), "mine")
+        XCTAssertEqual(try String(contentsOfFile: home + "/" + storeFile, encoding: .utf8), "jpeg")
+        XCTAssertEqual(try Catalog(path: home + "/wardrobe.sqlite", create: false).counts()["garment"], 1)
+    }
+
+    func testStatsCountOnlyTheGarmentsTheConditionsPick() throws {
+        let today = ISODate.parseDay("2026-11-21")!
+        try store(SampleWardrobe.records(today: today))
+        let catalog = try Catalog(path: path, create: false)
+        let tops = try list("garment", ["category=top"])
+        for conditions in [["category=top"], ["category=top", "name~."]] {  // in SQL, and partly in memory
+            let filters = try conditions.map { try FieldFilter.parse($0) }
+            let stats = try catalog.read { try WardrobeStats(by: .brand, today: today, filters: filters).compute($0) }
+            XCTAssertEqual(stats.last?["garments"], .int(Int64(tops.count)), "\(conditions)")
+            XCTAssertEqual(stats.last?["wears"], .int(tops.reduce(0) { $0 + ($1["wearCount"]?.integer ?? 0) }))
+            XCTAssertEqual(stats.dropLast().reduce(0) { $0 + ($1["garments"]?.integer ?? 0) }, Int64(tops.count))
+        }
     }
 
     func testConcurrentWritersBothSucceed() throws {

@@ -56,6 +56,11 @@ final class FieldFilterTests: XCTestCase {
     func testBadExpressionsAreExplained() {
         XCTAssertThrowsError(try FieldFilter.parse("=x")) { XCTAssertTrue("\($0)".contains("field name")) }
         XCTAssertThrowsError(try FieldFilter.parse("category top")) { XCTAssertTrue("\($0)".contains("operator")) }
+        XCTAssertThrowsError(try FieldFilter.parse("price.amount>>3")) {
+            XCTAssertEqual("\($0)", #"unexpected ">" after "price.amount>" in "price.amount>>3"; quote a value that starts with it ('price.amount>">3"')"#)
+        }
+        XCTAssertEqual(try FieldFilter.parse(#"notes="=x""#).operand, "=x", "a quoted value may start with an operator")
+        XCTAssertEqual(try FieldFilter.parse("notes~^=").operand, "^=", "a regular expression may hold one")
     }
 
     func testSortingPutsMissingValuesLast() throws {

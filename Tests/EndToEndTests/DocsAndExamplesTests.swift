@@ -11,6 +11,55 @@ final class DocsAndExamplesTests: XCTestCase {
         XCTAssertEqual(result.lines.last, "current", "run `make docs` and commit: \(result.out)\(result.err)")
     }
 
+    /// Every EXAMPLES line of every tool's help runs, in a scratch catalog holding the sample
+    /// wardrobe, beside the files the examples name.
+    func testHelpExamplesRun() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        let setup = try sh.run("""
+            atl-import --sample > /dev/null && atl-query garments | atl-export --format csv -o wardrobe.csv &&
+            atl-export --format backup -o wardrobe.atelier
+            """)
+        XCTAssertEqual(setup.status, 0, setup.err)
+        var ran = 0
+        for tool in Shell.tools {
+            let dump = try sh.run("\(tool) --experimental-dump-help")
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])
+            let command = try XCTUnwrap(json["command"] as? [String: Any])
+            let discussion = try XCTUnwrap(command["discussion"] as? String, tool)
+            let examples = try XCTUnwrap(discussion.components(separatedBy: "EXAMPLES\n").last, tool)
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            XCTAssertGreaterThanOrEqual(examples.count, 3, tool)
+            for example in examples {
+                let result = try sh.run(example)
+                XCTAssertEqual(result.status, 0, "\(example): \(result.err)")
+                ran += 1
+            }
+        }
+        XCTAssertGreaterThan(ran, 10)
+    }
+
+    /// Every example block of atelier(7) runs, in order, in one scratch catalog.
+    func testOverviewPageExamplesRun() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        let page = try String(contentsOfFile: Shell.root + "/man/atelier.7", encoding: .utf8)
+        var blocks: [String] = []
+        var current: [String]?
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == ".EX" { current = [] } else if line == ".EE" { blocks.append(current!.joined(separator: "\n")); current = nil } else { current?.append(String(line)) }
+        }
+        XCTAssertGreaterThanOrEqual(blocks.count, 6)
+        for block in blocks {
+            // The page's roff escapes, back to what a reader types.
+            let script = block.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(aq", with: "'")
+                .replacingOccurrences(of: "\\e", with: "\\")
+            XCTAssertFalse(script.contains("\\("), "an escape this test does not know: \(script)")
+            let result = try sh.run("set -e\n" + script)
+            XCTAssertEqual(result.status, 0, "\(script)\n\(result.err)")
+        }
+    }
+
     /// Every example runs and prints what `examples/expected/NAME.out` says (the sample
     /// wardrobe tells the same story whatever the date, so the outputs are stable).
     func testExamplesPrintWhatTheySay() throws {

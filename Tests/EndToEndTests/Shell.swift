@@ -6,6 +6,12 @@ struct Shell {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let bin = ProcessInfo.processInfo.environment["ATL_BIN"] ?? root + "/.build/debug"
 
+    /// The tools this package builds, as Package.swift names them.
+    static let tools: [String] = {
+        let manifest = (try? String(contentsOfFile: root + "/Package.swift", encoding: .utf8)) ?? ""
+        return manifest.matches(of: /\.executable\(name: "(atl-[a-z]+)"/).map { String($0.output.1) }
+    }()
+
     let dir: String
 
     init() throws {

@@ -1,0 +1,94 @@
+function __atl-query_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __atl-query_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __atl-query_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __atl-query_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __atl-query_parse_tokens -S
+    set -l unparsed_tokens (__atl-query_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'atl-query'
+        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'by=' 'not-worn-days=' 'db=' 'line-buffered' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'help'
+            __atl-query_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __atl-query_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __atl-query_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __atl-query_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __atl-query_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__atl-query_tokens -p)
+    if test -z "$(__atl-query_tokens -t)"
+        set -l index (count (__atl-query_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'atl-query' -f
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 1' -fka 'garments outfits wear laundry images models stats -'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -ge 2' -fa '(set -l exts \'ndjson\' \'jsonl\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'where' -d 'A condition records must meet, like \'category=top\' (repeatable).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'sort' -d 'Sort by a field, \'-field\' for descending (repeatable).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" limit' -l 'limit' -d 'Print at most this many records.' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" fields' -l 'fields' -d 'Keep only these fields (comma-separated, dotted paths allowed); \'type\' is always kept.' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" expand' -l 'expand' -d 'For outfits: inline each garment\'s record in place of its id.'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" by' -l 'by' -d 'For stats: what to group garments by.' -rfka 'category subcategory brand season style color state'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" not-worn-days' -l 'not-worn-days' -d 'For stats: a garment not worn for this many days counts as unworn.' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" db' -l 'db' -d 'The catalog file (default: $ATELIER_DB, else $XDG_DATA_HOME/atelier/catalog.sqlite).' -rfa '(set -l exts \'sqlite\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" version' -l 'version' -d 'Show the version.'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 3' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query help" version' -l 'version' -d 'Show the version.'
