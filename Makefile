@@ -1,7 +1,7 @@
 # Atelier: build, demo, test, install. `make help` lists the targets.
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
-TOOLS   := atl-import atl-query atl-export
+TOOLS   := atl-import atl-query atl-export atl-classify
 DEMO    := $(CURDIR)/.atelier-demo
 DEBUG_BIN = $(CURDIR)/.build/debug
 
@@ -24,6 +24,7 @@ demo: build ## sample wardrobe in ./.atelier-demo and a tour of pipelines
 	@DEMO=$(DEMO) BIN=$(DEBUG_BIN) scripts/demo.sh
 
 test: deps ## build and run every test (unit, end-to-end, docs, examples)
+	@scripts/install-test-deps.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "atl-import", targets: ["atl-import"]),
         .executable(name: "atl-query", targets: ["atl-query"]),
         .executable(name: "atl-export", targets: ["atl-export"]),
+        .executable(name: "atl-classify", targets: ["atl-classify"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +26,14 @@ let package = Package(
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // libjpeg(-turbo) behind a C layer that turns its longjmp errors into return codes.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libpng behind the same kind of C layer.
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
+        // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
+        // which would make the test suite crawl.
+        .target(name: "AtelierImaging", dependencies: ["CJPEG", "CPNG"], swiftSettings: [.unsafeFlags(["-O"])]),
         // The SQLite catalog: schema, migrations, stores, queries, stats, backup and restore.
         .target(name: "AtelierCatalog", dependencies: [
             "AtelierRecords", "AtelierFormats",
@@ -32,14 +41,17 @@ let package = Package(
         ]),
         // Shared command-line plumbing: output, exit codes, progress, paths, common options.
         .target(name: "AtelierCLI", dependencies: [
-            "AtelierRecords", "AtelierFormats", "AtelierCatalog",
+            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-export", dependencies: ["AtelierCLI"]),
+        .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI"]),
 
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords"]),
+        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AtelierCatalog
 import AtelierFormats
+import AtelierImaging
 import AtelierRecords
 import Foundation
 
@@ -16,12 +17,18 @@ public struct ImportCommand: ParsableCommand {
             stored record (only the fields they name); records without one are created with a new \
             id; "op":"delete" removes. Prints the records as stored, with their ids.
 
+            With --images the files are photos, or directories searched for JPEG and PNG: each is \
+            stored once in the photo store beside the catalog (named by its sha256), with thumbnails, \
+            its EXIF and perceptual hashes, and printed as an image record. Photos already in the \
+            catalog are not read again; a damaged one stops the import (exit 65), and nothing is kept.
+
             EXAMPLES
               atl-import --sample
               echo '{"type":"garment","name":"Navy Blazer","category":"outerwear","brand":"Suitsupply"}' | atl-import
               atl-query garments --where 'name~Blazer' | jq -c '{type: "wear", garment: .id, date: "2026-11-21"}' | atl-import
               atl-query garments --where brand=Suitsupply | jq -c '{type, id, state: "toWash"}' | atl-import
               atl-import --dry-run --skip-invalid wardrobe.csv
+              atl-import --images photos --garment "$(atl-query garments --limit 1 --fields id | jq -r .id)"
               atl-import --restore wardrobe.atelier
             """,
         version: AtelierVersion.string)
@@ -41,6 +48,15 @@ public struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Import the sample wardrobe: 44 garments, 10 outfits and three months of wear log.")
     var sample = false
 
+    @Flag(name: .long, help: "The files are photos (JPEG or PNG) or directories of them: store each once and print an image record per photo.")
+    var images = false
+
+    @Option(name: .long, help: ArgumentHelp("With --images: attach the photos to this garment.", valueName: "id"))
+    var garment: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --images: refuse photos of more pixels than this (a bound on memory).", valueName: "n"))
+    var maxPixels: Int = Image.defaultMaxPixels
+
     @Option(name: .long, help: ArgumentHelp("Replace the whole catalog with a backup archive made by 'atl-export --format backup'.", valueName: "archive"),
             completion: .file(extensions: ["atelier"]))
     var restore: String?
@@ -59,6 +75,13 @@ public struct ImportCommand: ParsableCommand {
     public enum InputFormat: String, ExpressibleByArgument, CaseIterable, Sendable { case ndjson, csv }
 
     public func validate() throws {
+        if images && (files.isEmpty || sample || restore != nil || format != nil) {
+            throw ValidationError(files.isEmpty ? "--images needs photos or directories to import (for example: atl-import --images ~/Pictures/wardrobe)" : "--images takes photo files and directories only")
+        }
+        if !images && (garment != nil || maxPixels != Image.defaultMaxPixels) {
+            throw ValidationError("--garment and --max-pixels apply to --images")
+        }
+        if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
         if restore != nil && (sample || !files.isEmpty) {
             throw ValidationError("--restore replaces the whole catalog; give it alone, without files or --sample")
         }
@@ -84,6 +107,19 @@ public struct ImportCommand: ParsableCommand {
         }
         let store = try Catalog(path: path, create: true)
         let out = RecordOutput(lineBuffered: output.lineBuffered)
+        if images {
+            let importer = PhotoImport(catalog: store, garment: garment, skipInvalid: skipInvalid, dryRun: dryRun,
+                                       maxPixels: maxPixels, progress: progress.progress)
+            let summary = try importer.run(paths: files, out: out)
+            try out.flush()
+            if summary.known > 0 || summary.skipped > 0 || isatty(2) == 1 {
+                var parts = ["\(summary.new) new photo\(summary.new == 1 ? "" : "s") \(dryRun ? "checked" : "stored")"]
+                if summary.known > 0 { parts.append("\(summary.known) already in the catalog") }
+                if summary.skipped > 0 { parts.append("\(summary.skipped) skipped as unreadable") }
+                Diagnostics.warn(parts.joined(separator: ", "))
+            }
+            return
+        }
         var options = RecordImporter.Options()
         options.dryRun = dryRun
         options.skipInvalid = skipInvalid

@@ -1,11 +1,14 @@
 import ArgumentParser
 import AtelierCatalog
+import AtelierImaging
 import AtelierRecords
 import Foundation
 
 /// `atl-query`: get records out of the catalog, or filter any NDJSON stream.
 public struct QueryCommand: ParsableCommand {
-    public static let views = ["garments", "outfits", "wear", "laundry", "images", "models", "stats"]
+    public static let views = ["garments", "outfits", "wear", "laundry", "images", "models", "stats", "duplicates"]
+    /// Views that also work over a stream: `atl-query - duplicates`.
+    static let streamViews = ["duplicates"]
 
     public static let configuration = CommandConfiguration(
         commandName: "atl-query",
@@ -68,10 +71,18 @@ public struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For stats: a garment not worn for this many days counts as unworn.", valueName: "days"))
     var notWornDays: Int = 90
 
+    @Option(name: .long, help: ArgumentHelp("For duplicates: the most pHash bits two photos may differ in (default 8).", valueName: "bits"))
+    var threshold: Int?
+
     @OptionGroup var catalog: CatalogOptions
     @OptionGroup var output: OutputOptions
 
     public init() {}
+
+    /// With '-', a view named first among the files (`atl-query - duplicates`).
+    private var streamView: String? {
+        view == "-" ? files.first.flatMap { Self.streamViews.contains($0) ? $0 : nil } : nil
+    }
 
     public func validate() throws {
         guard view == "-" || Self.views.contains(view) else {
@@ -79,6 +90,8 @@ public struct QueryCommand: ParsableCommand {
             throw ValidationError("unknown view \"\(view)\"\(hint)")
         }
         if view != "-" && !files.isEmpty { throw ValidationError("files can only be given after '-'") }
+        if threshold != nil && streamView != "duplicates" && view != "duplicates" { throw ValidationError("--threshold applies to duplicates only") }
+        if let threshold, !(0 ... 32).contains(threshold) { throw ValidationError("--threshold is a number of bits from 0 to 32") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if expand && view != "outfits" { throw ValidationError("--expand applies to outfits only") }
     }
@@ -100,6 +113,9 @@ public struct QueryCommand: ParsableCommand {
         let projection = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: ".").map(String.init) } }
         let out = RecordOutput(lineBuffered: output.lineBuffered)
         defer { try? out.flush() }
+        if streamView == "duplicates" || view == "duplicates" {
+            return try duplicates(filters: filters, keys: keys, projection: projection, out: out)
+        }
         if view == "-" {
             let filter = StreamFilter(filters: filters, sort: keys, limit: limit, fields: projection)
             for file in files.isEmpty ? ["-"] : files {
@@ -135,3 +151,31 @@ public struct QueryCommand: ParsableCommand {
 }
 
 extension WardrobeStats.Dimension: ExpressibleByArgument {}
+
+extension QueryCommand {
+    /// `duplicates`: image records (from the catalog, or a stream) grouped by pHash distance.
+    private func duplicates(filters: [FieldFilter], keys: [SortKey], projection: [[String]]?, out: RecordOutput) throws -> Int {
+        var images: [JSONObject] = []
+        if view == "-" {
+            let filter = StreamFilter(filters: filters + [try FieldFilter.parse("type=image")], sort: [], limit: nil, fields: nil)
+            for file in files.dropFirst().isEmpty ? ["-"] : Array(files.dropFirst()) {
+                try filter.collect(LineReader(path: file)) { images.append($0) }
+            }
+        } else {
+            let store = try Catalog(path: catalog.path, create: false)
+            try store.read { reader in
+                let warnings = try reader.run(CatalogQuery(type: "image", filters: filters, sort: keys)) { images.append($0) }
+                warnings.forEach(Diagnostics.warn)
+            }
+        }
+        let grouping = DuplicateGrouping(images: images, threshold: threshold ?? DuplicateGrouping.defaultThreshold)
+        if grouping.unhashed > 0 {
+            Diagnostics.warn("\(grouping.unhashed) image\(grouping.unhashed == 1 ? " has" : "s have") no phash and \(grouping.unhashed == 1 ? "was" : "were") left out; add hashes with: atl-classify --task hash")
+        }
+        for record in grouping.records.prefix(limit ?? Int.max) {
+            try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
+        }
+        try out.flush()
+        return out.count
+    }
+}

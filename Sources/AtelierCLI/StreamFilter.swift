@@ -99,4 +99,31 @@ final class StreamFilter {
             try out.write(fields.map { projectRecord(record, fields: $0) } ?? record)
         }
     }
+
+    /// Parses every record of one input that meets the conditions and hands it to `take`.
+    func collect(_ reader: LineReader, _ take: (JSONObject) -> Void) throws {
+        do throws(LineReaderError<InputError>) {
+            try reader.forEachLine { (line, number) throws(InputError) in
+                guard filterError == nil else { return }
+                let record: JSONObject
+                do throws(JSONSyntaxError) {
+                    record = try JSONParser.parseObject(line)
+                } catch {
+                    throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
+                }
+                do throws(FilterError) {
+                    for filter in try filters(for: record) where !filter.matches(record) { return }
+                } catch {
+                    filterError = error
+                    return
+                }
+                take(record)
+            }
+        } catch {
+            switch error {
+            case .input(let e), .body(let e): throw e
+            }
+        }
+        if let filterError { throw filterError }
+    }
 }

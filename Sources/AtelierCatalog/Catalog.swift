@@ -13,6 +13,9 @@ public final class Catalog {
 
     public static let busyTimeoutSeconds: TimeInterval = 30
 
+    /// The photo store beside this catalog.
+    public var store: ImageStore { ImageStore(catalogPath: path) }
+
     /// Opens the catalog at `path`. With `create`, a missing file (and its directory) is made and
     /// the schema migrated; without, a missing file is `CatalogError.notFound` and the catalog is
     /// opened read-only.
@@ -124,7 +127,7 @@ public final class Catalog {
         do {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    try body(CatalogWriter(db: db)) ? .commit : .rollback
+                    try body(CatalogWriter(db: db, store: store)) ? .commit : .rollback
                 }
             }
         } catch let error as DatabaseError {
@@ -135,7 +138,7 @@ public final class Catalog {
     /// Runs `body` with a consistent read-only view of the catalog.
     public func read<T>(_ body: (CatalogReader) throws -> T) throws -> T {
         do {
-            return try queue.read { db in try body(CatalogReader(db: db)) }
+            return try queue.read { db in try body(CatalogReader(db: db, store: store)) }
         } catch let error as DatabaseError {
             throw Self.classify(error, path: path)
         }

@@ -30,6 +30,7 @@ public enum CatalogBackup {
         var counts: [String: Int] = [:]
         do {
             try catalog.read { reader in
+                reader.resolvesStorePaths = false  // relative, so the backup restores anywhere
                 for type in order {
                     let file = scratch.path + "/" + type + ".ndjson"
                     guard let out = OutputStream(toFileAtPath: file, append: false) else { throw CatalogError.cannotWrite(path: file, reason: "cannot open") }

@@ -4,8 +4,15 @@ import GRDB
 /// Reads records out of the catalog within one read transaction.
 public final class CatalogReader {
     let db: Database
+    let store: ImageStore
+    /// Whether image records leave with absolute store paths (true) or as stored, relative to
+    /// the catalog's directory (backups, which must restore anywhere).
+    var resolvesStorePaths = true
 
-    init(db: Database) { self.db = db }
+    init(db: Database, store: ImageStore) {
+        self.db = db
+        self.store = store
+    }
 
     /// Lists records matching `query`, calling `emit` for each in order, and returns warnings
     /// about the query itself. Records stream from SQLite unless the order must be made in memory.
@@ -21,6 +28,7 @@ public final class CatalogReader {
         var emitted = 0
         while let row = try cursor.next() {
             var record = table.record(from: row)
+            if query.type == "image" && resolvesStorePaths { record = store.resolving(record) }
             if !plan.residualFilters.allSatisfy({ $0.matches(record) }) { continue }
             if query.expand { record = try expandOutfit(record) }
             if streaming {
@@ -71,6 +79,18 @@ public final class CatalogReader {
     /// Every record of a stored type in its natural order (export, backup).
     public func forEach(type: String, _ emit: (JSONObject) throws -> Void) throws {
         try run(CatalogQuery(type: type), emit)
+    }
+
+    /// Whether a record of `type` with this id is stored.
+    public func contains(type: String, id: String) throws -> Bool {
+        guard let table = Tables.mapping(forType: type) else { return false }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table.table) WHERE id = ?)", arguments: [id]) ?? false
+    }
+
+    /// Every stored id of `type`.
+    public func ids(type: String) throws -> [String] {
+        guard let table = Tables.mapping(forType: type) else { return [] }
+        return try String.fetchAll(db, sql: "SELECT id FROM \(table.table)")
     }
 
     public func counts() throws -> [String: Int] {

@@ -10,6 +10,7 @@ import GRDB
 /// and models. Unknown record types come back untouched so a pipeline never loses them.
 public final class CatalogWriter {
     let db: Database
+    let store: ImageStore
     /// The day a wear without a date is logged on.
     public var today: Int = ISODate.today()
     /// Keep `createdAt`/`updatedAt` as given and log wears without touching counts (restore).
@@ -17,7 +18,10 @@ public final class CatalogWriter {
     private var ids = RecordIDGenerator()
     private let now = ISODate.formatInstant(Date())
 
-    init(db: Database) { self.db = db }
+    init(db: Database, store: ImageStore) {
+        self.db = db
+        self.store = store
+    }
 
     /// Runs `body` in a savepoint, so a record that fails half-way leaves no trace (used when
     /// bad records are skipped rather than aborting the whole input).
@@ -68,7 +72,7 @@ public final class CatalogWriter {
 
     private func upsertOrDelete(_ table: TableMapping, _ input: JSONObject, _ op: Operation) throws -> JSONObject {
         let schema = table.schema
-        var record = try schema.validate(input)
+        var record = try schema.validate(schema.type == "image" ? store.relativising(input) : input)
         record["op"] = nil
         if op == .delete {
             guard case .string(let id)? = record["id"] else { throw FieldError("a delete needs the \(schema.type)'s \"id\"") }
@@ -214,7 +218,8 @@ public final class CatalogWriter {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else {
             throw FieldError("\(table.schema.type) \(id) vanished while being stored")
         }
-        return table.record(from: row)
+        let record = table.record(from: row)
+        return table.schema.type == "image" && !restoring ? store.resolving(record) : record
     }
 
     // MARK: - Care readings

@@ -161,7 +161,10 @@ struct TableMapping {
             }
         }
         var extra = JSONObject()
-        for (key, value) in record where key != "type" && key != "op" && schema.field(key) == nil {
+        // Unknown fields, and known ones without a column of their own (an image's camera),
+        // travel in `extra`; a derived field (an outfit's garments) lives in its link table.
+        for (key, value) in record where key != "type" && key != "op" && schema.field(key)?.column == nil
+            && !derived.contains(where: { $0.field == key }) {
             extra[key] = value
         }
         return (names, values, extra.isEmpty ? nil : JSONWriter.string(extra).databaseValue)

@@ -79,6 +79,9 @@ public enum Schemas {
         FieldSpec("phash", .hash64, column: "phash"),
         FieldSpec("dhash", .hash64, column: "dhash"),
         FieldSpec("thumbnail", .text, column: "thumbnail"),
+        FieldSpec("thumbnailSquare", .text),
+        FieldSpec("source", .text),
+        FieldSpec("camera", .object),
         FieldSpec("garment", .id(prefix: "g"), column: "garment_id"),
         FieldSpec("createdAt", .instant, column: "created_at"),
     ])

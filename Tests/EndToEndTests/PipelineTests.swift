@@ -90,7 +90,7 @@ final class PipelineTests: XCTestCase {
 
     func testTenMegabyteLineIsRefusedWithBoundedMemory() throws {
         let result = try sh.run("""
-            { echo '{"type":"garment","name":"ok","category":"top"}'; printf '{"type":"garment","name":"'; head -c 10000000 /dev/zero | tr '\\0' x; echo '","category":"top"}'; } | atl-import
+            { echo '{"type":"garment","name":"ok","category":"top"}'; printf '{"type":"garment","name":"'; head -c 10000000 /dev/zero | tr '\\0' x; echo '","category":"top"}'; } 2>/dev/null | atl-import
             """)
         XCTAssertEqual(result.status, 65)
         XCTAssertEqual(result.err, "atl-import: stdin:2: line is longer than 8 MiB; is this NDJSON?; nothing from stdin was imported\n")

@@ -20,7 +20,7 @@ function __atl-import_parse_tokens -S
     set -l unparsed_tokens (__atl-import_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-import'
-        __atl-import_parse_subcommand -r 1 'db=' 'format=' 'type=' 'sample' 'restore=' 'dry-run' 'skip-invalid' 'line-buffered' 'progress=' 'version' 'h/help'
+        __atl-import_parse_subcommand -r 1 'db=' 'format=' 'type=' 'sample' 'images' 'garment=' 'max-pixels=' 'restore=' 'dry-run' 'skip-invalid' 'line-buffered' 'progress=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-import_parse_subcommand -r 1 'version'
@@ -82,6 +82,9 @@ complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" format' -l 'format' -d 'Input format: ndjson or csv (default: csv for *.csv files, else ndjson).' -rfka 'ndjson csv'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" type' -l 'type' -d 'Record type of CSV rows that have no \'type\' column.' -rfka ''
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" sample' -l 'sample' -d 'Import the sample wardrobe: 44 garments, 10 outfits and three months of wear log.'
+complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" images' -l 'images' -d 'The files are photos (JPEG or PNG) or directories of them: store each once and print an image record per photo.'
+complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" garment' -l 'garment' -d 'With --images: attach the photos to this garment.' -rfka ''
+complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" max-pixels' -l 'max-pixels' -d 'With --images: refuse photos of more pixels than this (a bound on memory).' -rfka ''
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" restore' -l 'restore' -d 'Replace the whole catalog with a backup archive made by \'atl-export --format backup\'.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'atelier\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" dry-run' -l 'dry-run' -d 'Check and print what would be stored, but store nothing.'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" skip-invalid' -l 'skip-invalid' -d 'Store the good records, report each bad one on stderr, and go on.'

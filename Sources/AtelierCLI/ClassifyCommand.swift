@@ -1,0 +1,78 @@
+import ArgumentParser
+import AtelierImaging
+import AtelierRecords
+import Foundation
+
+/// `atl-classify`: look at photos and say what is in them.
+public struct ClassifyCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "atl-classify",
+        abstract: "Look at photos and say what is in them: perceptual hashes (photo quality, colours and care labels are coming).",
+        discussion: """
+            Reads photos named as arguments (files, or directories searched for JPEG and PNG), or \
+            image and capture records on standard input (their "path" is read); other records pass \
+            through untouched, in order. Prints one record per photo.
+
+            --task hash adds a 64-bit pHash and dHash to each image record (as Python's imagehash \
+            computes them), for 'atl-query - duplicates'; piped into atl-import, the catalog keeps them.
+
+            A photo that cannot be read stops the run with exit 65 and a message naming it, unless \
+            --skip-invalid reports it and goes on.
+
+            EXAMPLES
+              atl-query images | atl-classify --task hash | atl-import
+              atl-query images | atl-classify --task hash | atl-query - duplicates
+              atl-classify --task hash photo.jpg
+            """,
+        version: AtelierVersion.string)
+
+    public enum Task: String, ExpressibleByArgument, CaseIterable, Sendable { case hash }
+
+    @Argument(help: ArgumentHelp("Photos or directories of them (default: records on standard input).", valueName: "photo"),
+              completion: .file(extensions: ["jpg", "jpeg", "png"]))
+    var photos: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("What to say about each photo.", valueName: "task"))
+    var task: Task
+
+    @Flag(name: .long, help: "Report photos that cannot be read on stderr and go on.")
+    var skipInvalid = false
+
+    @Option(name: .long, help: ArgumentHelp("Refuse photos of more pixels than this (a bound on memory).", valueName: "n"))
+    var maxPixels: Int = Image.defaultMaxPixels
+
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var progress: ProgressOptions
+
+    public init() {}
+
+    public func validate() throws {
+        if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
+    }
+
+    public func run() throws {
+        let out = RecordOutput(lineBuffered: output.lineBuffered)
+        do {
+            let classifier = PhotoClassifier(task: task.photoTask, skipInvalid: skipInvalid, maxPixels: maxPixels, progress: progress.progress)
+            if photos.isEmpty {
+                if isatty(0) == 1 {
+                    throw ToolFailure("atl-classify reads photos named as arguments, or image records on standard input; try: atl-query images | atl-classify --task \(task.rawValue)", .usage)
+                }
+                try classifier.run(LineReader(path: "-"), out: out)
+            } else {
+                try classifier.run(paths: PhotoFiles.expand(photos), out: out)
+            }
+            try out.flush()
+        } catch {
+            throw Diagnostics.exitCode(for: error)
+        }
+    }
+}
+
+extension ClassifyCommand.Task {
+    var photoTask: any PhotoTask {
+        switch self {
+        case .hash: return HashTask()
+        }
+    }
+}

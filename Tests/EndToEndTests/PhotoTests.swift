@@ -1,0 +1,129 @@
+import Foundation
+import XCTest
+
+/// Photos end to end: `atl-import --images`, `atl-classify --task hash` and
+/// `atl-query duplicates` on photos made by Pillow, checked against Pillow/imagehash and the
+/// files on disk.
+final class PhotoTests: XCTestCase {
+    var sh: Shell!
+
+    override func setUpWithError() throws {
+        sh = try Shell()
+        let made = try sh.run("python3 \(Shell.root)/Tests/EndToEndTests/Support/make_photos.py .")
+        XCTAssertEqual(made.status, 0, "make_photos.py needs Pillow (make test installs it): \(made.err)")
+    }
+
+    override func tearDown() { sh.remove() }
+
+    func testImportStoresEachPhotoOnceWithThumbnailsAndExif() throws {
+        try sh.run("atl-import --sample > /dev/null")
+        let garment = try sh.run("atl-query garments --limit 1 --fields id | jq -r .id").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let first = try sh.run("atl-import --images wardrobe --garment \(garment)")
+        XCTAssertEqual(first.status, 0, first.err)
+        let records = Shell.records(first)
+        XCTAssertEqual(records.count, 11)
+        for record in records {
+            let path = try XCTUnwrap(record["path"] as? String)
+            let source = try XCTUnwrap(record["source"] as? String)
+            // The stored file is the original, byte for byte, named by its sha256.
+            let sum = try sh.run("sha256sum < '\(source)' | cut -d' ' -f1; cmp '\(source)' '\(path)' && echo same")
+            XCTAssertEqual(sum.lines, [String((record["id"] as! String).dropFirst(7)), "same"])
+            XCTAssertEqual(record["garment"] as? String, garment)
+            // Thumbnails, read by Pillow: 256 pixels on the longer side, and a square of 256 (or of
+            // the shorter side of a smaller photo: thumbnails never enlarge).
+            let sizes = try sh.run(#"python3 -c "import sys; from PIL import Image; print(*[Image.open(p).size for p in sys.argv[1:]])" "\#(record["thumbnail"]!)" "\#(record["thumbnailSquare"]!)""#)
+            let side = min(256, record["height"] as! Int)
+            XCTAssertEqual(sizes.out, "(256, \(256 * (record["height"] as! Int) / (record["width"] as! Int))) (\(side), \(side))\n", sizes.err)
+        }
+        let shirt = try XCTUnwrap(records.first { ($0["source"] as? String)?.hasSuffix("/garment-1.jpg") == true })
+        XCTAssertEqual(shirt["width"] as? Int, 640)
+        XCTAssertEqual(shirt["takenAt"] as? String, "2026-11-11T09:30:00Z")
+        let camera = try XCTUnwrap(shirt["camera"] as? [String: Any])
+        XCTAssertEqual(camera["make"] as? String, "Atelier Test Camera")
+        XCTAssertEqual(camera["focalLength35mmMm"] as? Double, 26)
+        XCTAssertEqual(camera["focalLengthMm"] as? Double, 4.2, "Pillow writes it as a DOUBLE, not a RATIONAL")
+        XCTAssertEqual(try sh.run("atl-query garments --where id=\(garment) | jq '.images | length'").out, "11\n")
+
+        // Again: nothing new is written, and it says so.
+        let before = try sh.run("find images -type f | sort | xargs sha256sum").out
+        let second = try sh.run("atl-import --images wardrobe")
+        XCTAssertEqual(second.status, 0)
+        XCTAssertEqual(second.err, "atl-import: 0 new photos stored, 11 already in the catalog\n")
+        XCTAssertEqual(Shell.records(second).count, 11, "the photos are still listed, for the next tool in the pipe")
+        XCTAssertEqual(try sh.run("find images -type f | sort | xargs sha256sum").out, before)
+        XCTAssertEqual(try sh.run(#"sqlite3 "$ATELIER_DB" 'SELECT count(*) FROM images'"#).out, "11\n")
+    }
+
+    func testBadPhotosAreNamedAndNothingIsHalfWritten() throws {
+        for (file, message) in [("empty.jpg", "not a JPEG or PNG image (empty file)"),
+                                ("notes.jpg", "not a JPEG or PNG image (it looks like text)"),
+                                ("truncated.jpg", "damaged image: Premature end of JPEG file"),
+                                ("bomb.jpg", "image is 60000×60000 pixels, more than the limit of 100000000 (raise it with --max-pixels)"),
+                                ("broken.png", "damaged image:")] {
+            let result = try sh.run("atl-import --images wardrobe bad/\(file)")
+            XCTAssertEqual(result.status, 65, file)
+            XCTAssertTrue(result.err.hasPrefix("atl-import: bad/\(file): \(message)"), result.err)
+            XCTAssertTrue(result.err.hasSuffix("; nothing was imported\n"), result.err)
+            XCTAssertEqual(result.out, "")
+            XCTAssertEqual(try sh.run("find images -type f 2>/dev/null | wc -l").out, "0\n", "no photo of the failed run stays in the store")
+        }
+        XCTAssertEqual(try sh.run(#"sqlite3 "$ATELIER_DB" 'SELECT count(*) FROM images'"#).out, "0\n")
+        let skipping = try sh.run("atl-import --images wardrobe bad --skip-invalid")
+        XCTAssertEqual(skipping.status, 0, skipping.err)
+        XCTAssertEqual(Shell.records(skipping).count, 11)
+        XCTAssertEqual(skipping.err.components(separatedBy: "(skipped)").count - 1, 5, skipping.err)
+        XCTAssertTrue(skipping.err.hasSuffix("11 new photos stored, 5 skipped as unreadable\n"), skipping.err)
+        let missing = try sh.run("atl-import --images no-such-dir")
+        XCTAssertEqual(missing.status, 66)
+        let huge = try sh.run("atl-import --images bad/bomb.jpg --max-pixels 4000000000")
+        XCTAssertEqual(huge.status, 65, "a raised limit lets the header through, and the damaged data is still refused")
+    }
+
+    func testHashesMatchImagehashAndDuplicatesGroup() throws {
+        let ours = try sh.run("atl-classify --task hash $(find wardrobe -type f | sort) | jq -r '[.phash, .dhash] | @tsv'")
+        XCTAssertEqual(ours.status, 0, ours.err)
+        let reference = try sh.run("""
+            python3 -c "import sys, imagehash; from PIL import Image
+            for p in sys.argv[1:]: print(imagehash.phash(Image.open(p)), imagehash.dhash(Image.open(p)), sep='\\t')" $(find wardrobe -type f | sort)
+            """)
+        XCTAssertEqual(reference.status, 0, "imagehash is a test dependency (make test installs it): \(reference.err)")
+        XCTAssertEqual(ours.lines, reference.lines, "the same bits as Python's imagehash")
+
+        let groups = try sh.run("atl-classify --task hash $(find wardrobe -type f | sort) | atl-query - duplicates")
+        XCTAssertEqual(groups.status, 0, groups.err)
+        let records = Shell.records(groups)
+        func names(_ group: [String: Any]) -> [String] {
+            (group["images"] as! [[String: Any]]).map { ($0["path"] as! String).components(separatedBy: "/").last! }.sorted()
+        }
+        XCTAssertEqual(records.map(names), [
+            ["garment-0-bright.jpg", "garment-0-q60.jpg", "garment-0-small.jpg", "garment-0.jpg"],
+            ["garment-1-bright.jpg", "garment-1-q60.jpg", "garment-1-small.jpg", "garment-1.jpg"],
+            ["garment-2.jpg", "garment-3.jpg", "garment-4.png"],
+        ])
+        XCTAssertEqual(records.last?["id"] as? String, "other")
+        // The catalog computes the same at import, and --threshold 0 keeps only exact matches.
+        try sh.run("atl-import --images wardrobe > /dev/null")
+        XCTAssertEqual(try sh.run("atl-query duplicates | jq -c .size").lines, ["4", "4", "3"])
+        XCTAssertEqual(try sh.run("atl-query duplicates --threshold 0 | jq -c .size").lines, ["4", "4", "3"])
+        let unhashed = try sh.run(#"echo '{"type":"image","id":"x"}' | atl-query - duplicates"#)
+        XCTAssertEqual(unhashed.status, 1)
+        XCTAssertEqual(unhashed.err, "atl-query: 1 image has no phash and was left out; add hashes with: atl-classify --task hash\n")
+    }
+
+    func testClassifyPassesOtherRecordsThroughAndFailsClearly() throws {
+        let mixed = try sh.run("""
+            { echo '{"type":"garment","name":"x"}'; echo '{"type":"image","path":"wardrobe/garment-2.jpg","note":"kept"}'; } | atl-classify --task hash
+            """)
+        XCTAssertEqual(mixed.status, 0, mixed.err)
+        XCTAssertEqual(mixed.lines.first, #"{"type":"garment","name":"x"}"#)
+        let image = Shell.records(mixed)[1]
+        XCTAssertEqual(image["note"] as? String, "kept")
+        XCTAssertNotNil(image["phash"])
+        let bad = try sh.run("atl-classify --task hash wardrobe/garment-2.jpg bad/truncated.jpg")
+        XCTAssertEqual(bad.status, 65)
+        XCTAssertEqual(bad.err, "atl-classify: bad/truncated.jpg: damaged image: Premature end of JPEG file\n")
+        let head = try sh.run("atl-classify --task hash $(find wardrobe -type f) | head -1")
+        XCTAssertEqual(head.status, 0)
+        XCTAssertEqual(head.err, "")
+    }
+}
