@@ -46,6 +46,7 @@ public final class Catalog {
             }
             // Sorting a million rows wants more than SQLite's 2 MB default page cache.
             try db.execute(sql: "PRAGMA cache_size = -65536")
+            db.add(function: RegexpFunction.make())
         }
         return config
     }

@@ -110,13 +110,11 @@ public enum CatalogBackup {
             do { try reader.extract(member(type), to: file) } catch { throw bad("\(error)") }
             files[type] = file
         }
+        // Store files go to their own paths under the scratch directory: the reader checks a
+        // name before it creates a directory for it, so no archive reaches outside.
         let stores = scratch.path + "/stores"
         for name in reader.members where name.hasPrefix("images/") || name.hasPrefix("models/") {
-            let target = stores + "/" + name
-            do {
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try reader.extract(name, to: target)
-            } catch { throw bad("\(error)") }
+            do { try reader.extract(name, under: stores) } catch { throw bad("\(error)") }
         }
         // 2. A new catalog beside the old one, filled and checked.
         let newPath = scratch.path + "/catalog.sqlite"
@@ -125,6 +123,7 @@ public enum CatalogBackup {
             let fresh = try Catalog(path: newPath, create: true)
             try fresh.write { writer in
                 writer.restoring = true
+                writer.wantsOutput = false
                 for type in order {
                     let lines = try LineReader(path: files[type]!)
                     do throws(LineReaderError<InputError>) {

@@ -172,5 +172,12 @@ enum CatalogSchema {
         );
         CREATE INDEX models_garment ON models(garment_id);
         """,
+        // 2: category and subcategory indexed apart: `category=top` then reads rows in creation
+        //    order straight from the index, with no sort, and `subcategory=…` gets an index too.
+        """
+        DROP INDEX garments_category;
+        CREATE INDEX garments_category ON garments(category);
+        CREATE INDEX garments_subcategory ON garments(subcategory);
+        """,
     ]
 }

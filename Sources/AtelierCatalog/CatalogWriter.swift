@@ -15,12 +15,44 @@ public final class CatalogWriter {
     public var today: Int = ISODate.today()
     /// Keep `createdAt`/`updatedAt` as given and log wears without touching counts (restore).
     public var restoring = false
+    /// Whether `apply` must return the records as stored; a restore does not look at them.
+    public var wantsOutput = true
     private var ids = RecordIDGenerator()
     private let now = ISODate.formatInstant(Date())
+
+    private var runner: StatementRunner
 
     init(db: Database, store: ImageStore) {
         self.db = db
         self.store = store
+        runner = StatementRunner(db: db)
+    }
+
+    /// Drops the plain (non-unique) indexes of the tables that are empty, returning the SQL that
+    /// makes them again; run it before the transaction commits.
+    ///
+    /// Building an index once over a million rows is several times cheaper than keeping it in
+    /// order through a million inserts, which matters for the first, big import into a new
+    /// catalog. It all happens inside the transaction, so other readers never see a table
+    /// without its indexes, and a failed import rolls the drop back with everything else.
+    public func deferIndexesOfEmptyTables() throws -> [String] {
+        var recreate: [String] = []
+        for table in Tables.all {
+            guard try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table.table))") ?? false else { continue }
+            let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [table.table])
+            for index in indexes {
+                let name: String = index["name"], sql: String = index["sql"]
+                guard !sql.uppercased().hasPrefix("CREATE UNIQUE") else { continue }  // they enforce rules
+                try db.execute(sql: "DROP INDEX \(name)")
+                recreate.append(sql)
+            }
+        }
+        return recreate
+    }
+
+    /// Makes the indexes `deferIndexesOfEmptyTables` dropped.
+    public func restoreIndexes(_ statements: [String]) throws {
+        for sql in statements { try db.execute(sql: sql) }
     }
 
     /// Runs `body` in a savepoint, so a record that fails half-way leaves no trace (used when
@@ -38,17 +70,44 @@ public final class CatalogWriter {
     /// catalog, or the record itself for types the catalog does not keep.
     /// Throws `FieldError` for a record that cannot be stored, `CatalogError` for the database.
     public func apply(_ input: JSONObject) throws -> [JSONObject] {
+        try apply(input, prepared: nil)
+    }
+
+    /// The types `validate` checks ahead of time: those stored as they come (images are made
+    /// relative to the store first, so they are checked in `apply`).
+    static let prevalidatedTypes: Set<String> = ["garment", "outfit", "laundry", "model"]
+
+    /// A record checked ahead of time, and the SQL values of its fields when it is a new one
+    /// (no id, no "op"): the work `apply` would otherwise do while holding the write lock.
+    struct Prepared {
+        var record: JSONObject
+        var bindings: TableMapping.Bindings?
+    }
+
+    /// Checks and normalises a record as `apply` would, without the database, so it can run on
+    /// another thread; nil for a type `apply` checks itself.
+    static func prepare(_ input: JSONObject) throws(FieldError) -> Prepared? {
+        guard case .string(let type)? = input["type"], prevalidatedTypes.contains(type),
+              let table = Tables.mapping(forType: type) else { return nil }
+        var record = try table.schema.validate(input)
+        if type == "garment" { try checkCategory(&record) }
+        let fresh = record["id"] == nil && record["op"] == nil && table.derived.isEmpty
+        return Prepared(record: record, bindings: fresh ? table.bindings(for: record) : nil)
+    }
+
+    /// `apply` for a record `prepare` made, or (nil) one to check here.
+    func apply(_ input: JSONObject, prepared: Prepared?) throws -> [JSONObject] {
         guard case .string(let type)? = input["type"] else {
             throw FieldError(input["type"] == nil ? "record has no \"type\" field" : "field \"type\" must be a string")
         }
         let op = try operation(of: input)
         do {
             switch type {
-            case "garment": return [try upsertOrDelete(Tables.garments, input, op)]
-            case "outfit": return [try upsertOrDelete(Tables.outfits, input, op)]
-            case "laundry": return [try upsertOrDelete(Tables.laundry, input, op)]
-            case "image": return [try upsertOrDelete(Tables.images, input, op)]
-            case "model": return [try upsertOrDelete(Tables.models, input, op)]
+            case "garment": return [try upsertOrDelete(Tables.garments, input, op, prepared: prepared)]
+            case "outfit": return [try upsertOrDelete(Tables.outfits, input, op, prepared: prepared)]
+            case "laundry": return [try upsertOrDelete(Tables.laundry, input, op, prepared: prepared)]
+            case "image": return [try upsertOrDelete(Tables.images, input, op, prepared: nil)]
+            case "model": return [try upsertOrDelete(Tables.models, input, op, prepared: prepared)]
             case "wear": return [try logWear(input, op)]
             case "care": return [try attachCare(input)]
             default: return [input]
@@ -70,9 +129,9 @@ public final class CatalogWriter {
 
     // MARK: - Records with ids
 
-    private func upsertOrDelete(_ table: TableMapping, _ input: JSONObject, _ op: Operation) throws -> JSONObject {
+    private func upsertOrDelete(_ table: TableMapping, _ input: JSONObject, _ op: Operation, prepared: Prepared?) throws -> JSONObject {
         let schema = table.schema
-        var record = try schema.validate(schema.type == "image" ? store.relativising(input) : input)
+        var record = try prepared?.record ?? schema.validate(schema.type == "image" ? store.relativising(input) : input)
         record["op"] = nil
         if op == .delete {
             guard case .string(let id)? = record["id"] else { throw FieldError("a delete needs the \(schema.type)'s \"id\"") }
@@ -80,7 +139,7 @@ public final class CatalogWriter {
             guard db.changesCount > 0 else { throw FieldError("no \(schema.type) \(id) in the catalog to delete") }
             return JSONObject([("type", .string(schema.type)), ("op", "delete"), ("id", .string(id))])
         }
-        if schema.type == "garment" { try checkCategory(&record) }
+        if schema.type == "garment" && prepared == nil { try Self.checkCategory(&record) }
         let given = record["id"]?.string
         let id: String
         if let given {
@@ -99,7 +158,16 @@ public final class CatalogWriter {
         if schema.field("updatedAt") != nil && !(restoring && record["updatedAt"] != nil) {
             record["updatedAt"] = .string(now)
         }
-        let (names, values, extra) = table.bindings(for: record)
+        var bound: TableMapping.Bindings
+        if var early = prepared?.bindings {
+            // Made before the id and the time were known.
+            early.set("id", id.databaseValue)
+            if let updated = record["updatedAt"]?.string { early.set("updated_at", updated.databaseValue) }
+            bound = early
+        } else {
+            bound = table.bindings(for: record)
+        }
+        let (names, values, extra) = (bound.names, bound.values, bound.extra)
         if complete {
             // Insert, or update exactly the fields the record names.
             var columns = names
@@ -110,10 +178,16 @@ public final class CatalogWriter {
             }
             columns.append("extra")
             arguments.append(extra ?? .null)
-            let updates = names.filter { $0 != "id" && $0 != "created_at" }.map { "\($0) = excluded.\($0)" }
-                + ["extra = CASE WHEN excluded.extra IS NULL THEN extra ELSE json_patch(coalesce(extra, '{}'), excluded.extra) END"]
-            let sql = "INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", "))) ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", "))"
-            try execute(sql, arguments, record: record)
+            // An id made here cannot be in the catalog yet: a plain insert, and the stored record
+            // follows from what was bound, without reading it back.
+            let fresh = given == nil
+            try execute(insertSQL(table, columns: columns, upsert: !fresh), arguments, record: record)
+            if fresh && table.derived.isEmpty {
+                try storeLinks(schema.type, id: id, record: record)
+                guard wantsOutput else { return record }
+                let stored = table.insertedRecord(record, bound: shape(columns), arguments: arguments, defaults: try defaults(table))
+                return schema.type == "image" ? store.resolving(stored) : stored
+            }
         } else {
             let pairs = zip(names, values).filter { $0.0 != "id" }
             var sets = pairs.map { "\($0.0) = ?" }
@@ -133,11 +207,64 @@ public final class CatalogWriter {
             }
         }
         try storeLinks(schema.type, id: id, record: record)
-        return try fetch(table, id: id)
+        return wantsOutput ? try fetch(table, id: id) : record
     }
 
+    /// The INSERT for a set of columns (an upsert that changes only those columns when `upsert`),
+    /// built once per table and column set: a bulk import sends the same shape many times.
+    private func insertSQL(_ table: TableMapping, columns: [String], upsert: Bool) -> String {
+        let key = SQLKey(table: table.table, columns: columns, upsert: upsert)
+        if let sql = sqlCache[key] { return sql }
+        var sql = "INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        if upsert {
+            let updates = columns.filter { $0 != "id" && $0 != "created_at" && $0 != "extra" }.map { "\($0) = excluded.\($0)" }
+                + ["extra = CASE WHEN excluded.extra IS NULL THEN extra ELSE json_patch(coalesce(extra, '{}'), excluded.extra) END"]
+            sql += " ON CONFLICT(id) DO UPDATE SET \(updates.joined(separator: ", "))"
+        }
+        sqlCache[key] = sql
+        return sql
+    }
+
+    /// The argument positions of an INSERT's columns, per column list.
+    private func shape(_ columns: [String]) -> TableMapping.InsertedColumns {
+        if let known = shapes[columns] { return known }
+        let made = TableMapping.InsertedColumns(columns)
+        shapes[columns] = made
+        return made
+    }
+
+    private var shapes: [[String]: TableMapping.InsertedColumns] = [:]
+
+    private struct SQLKey: Hashable {
+        var table: String
+        var columns: [String]
+        var upsert: Bool
+    }
+
+    private var sqlCache: [SQLKey: String] = [:]
+
+    /// Each column's default (from the schema itself, `PRAGMA table_info`), by SQL name.
+    private func defaults(_ table: TableMapping) throws -> [String: DatabaseValue] {
+        if let known = defaultsCache[table.table] { return known }
+        var found: [String: DatabaseValue] = [:]
+        for row in try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.table))") {
+            guard let text: String = row["dflt_value"] else { continue }
+            if text.hasPrefix("'"), text.hasSuffix("'"), text.count >= 2 {
+                found[row["name"]] = String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'").databaseValue
+            } else if let integer = Int64(text) {
+                found[row["name"]] = integer.databaseValue
+            } else if let real = Double(text) {
+                found[row["name"]] = real.databaseValue
+            }
+        }
+        defaultsCache[table.table] = found
+        return found
+    }
+
+    private var defaultsCache: [String: [String: DatabaseValue]] = [:]
+
     /// A subcategory implies its category; the two must agree.
-    private func checkCategory(_ record: inout JSONObject) throws {
+    private static func checkCategory(_ record: inout JSONObject) throws(FieldError) {
         guard case .string(let sub)? = record["subcategory"], let info = Domain.subcategory(named: sub) else { return }
         switch record["category"] {
         case nil, .null?: record["category"] = .string(info.category)
@@ -149,7 +276,7 @@ public final class CatalogWriter {
 
     private func execute(_ sql: String, _ arguments: [DatabaseValue], record: JSONObject) throws {
         do {
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+            try runner.run(sql, arguments)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
             throw FieldError(try describeMissingReference(record))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {

@@ -80,7 +80,13 @@ struct QueryPlan {
 
     /// SQL for one condition, or nil to evaluate it in memory.
     static func compile(_ filter: FieldFilter, table: TableMapping) -> (String, [DatabaseValue])? {
-        guard filter.op != .matches, filter.op != .notMatches, let column = table.column(for: filter.path[0]) else { return nil }
+        guard let column = table.column(for: filter.path[0]) else { return nil }
+        if filter.op == .matches || filter.op == .notMatches {
+            // Text columns hold exactly the string the filter would test (see RegexpFunction).
+            guard filter.path.count == 1, column.storage == .scalar, column.field.kind.isPlainText else { return nil }
+            let name = "\(table.table).\(column.names[0])"
+            return (filter.op == .matches ? "\(name) REGEXP ?" : "NOT coalesce(\(name) REGEXP ?, 0)", [filter.operand.databaseValue])
+        }
         let kind = column.field.kind
         var name: String
         var numeric = kind.isNumeric
@@ -128,3 +134,13 @@ struct QueryPlan {
 }
 
 extension TableMapping.Storage: Equatable {}
+
+extension FieldKind {
+    /// Stored as the very text a record carries (no normalisation a regular expression could see).
+    var isPlainText: Bool {
+        switch self {
+        case .text, .day, .instant, .word, .id, .imageID, .hexColor, .hash64: return true
+        default: return false
+        }
+    }
+}

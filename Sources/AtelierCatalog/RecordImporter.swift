@@ -37,23 +37,13 @@ public final class RecordImporter {
         self.options = options
     }
 
-    /// Imports the NDJSON lines `reader` yields.
+    /// Imports the NDJSON lines `reader` yields, parsing and checking them on a second core.
     public func importLines(from reader: LineReader) throws -> Summary {
-        try run(source: reader.source) { handle in
-            do throws(LineReaderError<InputError>) {
-                try reader.forEachLine { (line, number) throws(InputError) in
-                    let parsed: Result<JSONObject, JSONSyntaxError> = Result { () throws(JSONSyntaxError) in try JSONParser.parseObject(line) }
-                    switch parsed {
-                    case .success(let record):
-                        try handle(.success(record), number)
-                    case .failure(let error):
-                        try handle(.failure(InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)), number)
-                    }
-                }
-            } catch {
-                switch error {
-                case .input(let e), .body(let e): throw e
-                }
+        let pipeline = ParsingPipeline(reader: reader)
+        defer { pipeline.finish() }
+        return try run(source: reader.source) { handle in
+            while let batch = try pipeline.next() {
+                for item in batch { try handle(item) }
             }
         }
     }
@@ -61,25 +51,33 @@ public final class RecordImporter {
     /// Imports records already in memory (the sample wardrobe, CSV rows).
     public func importRecords(_ records: [JSONObject], source: String) throws -> Summary {
         try run(source: source) { handle in
-            for (i, record) in records.enumerated() { try handle(.success(record), i + 1) }
+            for (i, record) in records.enumerated() { try handle(.init(result: .success(record), line: i + 1, prepared: nil)) }
         }
     }
 
     /// Imports records produced by `produce`, which hands each one (or its parse error) to the
     /// handler it is given, with its line number.
     public func importProduced(source: String, _ produce: ((Result<JSONObject, InputError>, Int) throws(InputError) -> Void) throws -> Void) throws -> Summary {
-        try run(source: source, produce)
+        try run(source: source) { handle in
+            try withoutActuallyEscaping(handle) { handle in
+                try produce { (result, line) throws(InputError) in try handle(.init(result: result, line: line, prepared: nil)) }
+            }
+        }
     }
 
-    private func run(source: String, _ produce: ((Result<JSONObject, InputError>, Int) throws(InputError) -> Void) throws -> Void) throws -> Summary {
+    private func run(source: String, _ produce: ((ParsingPipeline.Item) throws(InputError) -> Void) throws -> Void) throws -> Summary {
         var summary = Summary()
         try catalog.write { writer in
             writer.today = options.today
+            let deferredIndexes = options.dryRun ? [] : try writer.deferIndexesOfEmptyTables()
             var done = 0
-            try produce { (result, line) throws(InputError) in
+            try produce { (item) throws(InputError) in
+                let line = item.line
                 do {
-                    let record = try result.get()
-                    let outputs = options.skipInvalid ? try writer.isolated { try writer.apply(record) } : try writer.apply(record)
+                    let record = try item.result.get()
+                    let outputs = options.skipInvalid
+                        ? try writer.isolated { try writer.apply(record, prepared: item.prepared) }
+                        : try writer.apply(record, prepared: item.prepared)
                     for output in outputs {
                         Self.count(output, input: record, into: &summary)
                         try onOutput(output)
@@ -96,6 +94,7 @@ public final class RecordImporter {
                 done += 1
                 onProgress(done)
             }
+            try writer.restoreIndexes(deferredIndexes)
             return !options.dryRun
         }
         return summary

@@ -47,33 +47,77 @@ struct TableMapping {
             default: return Column(field: spec, storage: .scalar, names: [column])
             }
         }
+        selectList = (columns.flatMap(\.names).map { "\(table).\($0)" } + ["\(table).extra"] + derived.map { $0.1 }).joined(separator: ", ")
     }
 
     func column(for field: String) -> Column? { columns.first { $0.field.name == field } }
 
     /// The select list, qualified by the table name, ending with `extra` and the derived fields.
-    var selectList: String {
-        (columns.flatMap(\.names).map { "\(table).\($0)" } + ["\(table).extra"] + derived.map(\.sql)).joined(separator: ", ")
-    }
+    let selectList: String
 
     /// Builds the record from a row fetched with `selectList`.
     func record(from row: Row) -> JSONObject {
+        record { row[$0] }
+    }
+
+    /// The record a freshly inserted row holds, worked out from the validated record and the
+    /// values bound for it, with the columns' defaults (`defaults`, by SQL name), instead of
+    /// reading the row back. Scalars decode exactly as `record(from:)` decodes them; JSON
+    /// columns and unknown fields are the validated values themselves, which is what parsing
+    /// their stored JSON would give. For tables without derived fields.
+    func insertedRecord(_ validated: JSONObject, bound: InsertedColumns, arguments: [DatabaseValue], defaults: [String: DatabaseValue]) -> JSONObject {
+        precondition(derived.isEmpty)
         var out = JSONObject()
-        out["type"] = .string(schema.type)
+        out.appendUnchecked("type", .string(schema.type))
+        func value(_ column: Column, _ k: Int) -> DatabaseValue {
+            if let position = bound.argumentIndex[column.names[k]] { return arguments[position] }
+            return defaults[column.names[k]] ?? .null
+        }
+        for column in columns {
+            let decoded: JSONValue?
+            if column.storage == .json {
+                decoded = validated[column.field.name].flatMap { $0 == .null ? nil : $0 }
+            } else {
+                decoded = decode(column, value(column, 0), column.names.count > 1 ? value(column, 1) : .null)
+            }
+            if let decoded { out.appendUnchecked(column.field.name, decoded) }
+        }
+        for (key, value) in validated where isExtra(key) && !out.contains(key) { out.appendUnchecked(key, value) }
+        return out
+    }
+
+    /// Where each column's value sits among an INSERT's arguments, worked out once per shape.
+    struct InsertedColumns {
+        var argumentIndex: [String: Int]
+        init(_ columns: [String]) {
+            argumentIndex = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// Whether a field travels in the `extra` column: unknown ones, and known ones without a
+    /// column of their own (an image's camera); a derived field lives in its link table.
+    func isExtra(_ key: String) -> Bool {
+        key != "type" && key != "op" && schema.field(key)?.column == nil && !derived.contains(where: { $0.field == key })
+    }
+
+    /// Builds the record from the values of the select list, by position.
+    private func record(_ value: (Int) -> DatabaseValue) -> JSONObject {
+        var out = JSONObject()
+        out.appendUnchecked("type", .string(schema.type))
         var index = 0
         var pending: [(String, JSONValue)] = []
         for column in columns {
             defer { index += column.names.count }
-            let value = decode(column, row, index)
-            guard let value else { continue }
-            out[column.field.name] = value
+            let decoded = decode(column, value(index), column.names.count > 1 ? value(index + 1) : .null)
+            guard let decoded else { continue }
+            out.appendUnchecked(column.field.name, decoded)
         }
-        if let extra = row[index] as String?, case .object(let fields)? = try? JSONParser.parse(extra) {
+        if let extra = String.fromDatabaseValue(value(index)), case .object(let fields)? = try? JSONParser.parse(extra) {
             for (k, v) in fields { pending.append((k, v)) }
         }
         index += 1
         for (field, _) in derived {
-            if let text = row[index] as String?, let value = try? JSONParser.parse(text), value != .array([]) {
+            if let text = String.fromDatabaseValue(value(index)), let value = try? JSONParser.parse(text), value != .array([]) {
                 // Derived fields sit where the schema puts them, not at the end.
                 out = insert(field, value, into: out)
             }
@@ -99,8 +143,7 @@ struct TableMapping {
         return out
     }
 
-    private func decode(_ column: Column, _ row: Row, _ index: Int) -> JSONValue? {
-        let dbValue: DatabaseValue = row[index]
+    private func decode(_ column: Column, _ dbValue: DatabaseValue, _ second: DatabaseValue) -> JSONValue? {
         if dbValue.isNull { return nil }
         switch column.storage {
         case .bool:
@@ -110,7 +153,7 @@ struct TableMapping {
             return try? JSONParser.parse(text)
         case .money:
             guard let amount = Double.fromDatabaseValue(dbValue) else { return nil }
-            let currency: String = row[index + 1] ?? "EUR"
+            let currency = String.fromDatabaseValue(second) ?? "EUR"
             let number: JSONValue = amount.rounded() == amount && abs(amount) < 1e15 ? .int(Int64(amount)) : .double(amount)
             return ["amount": number, "currency": .string(currency)]
         case .scalar:
@@ -129,7 +172,19 @@ struct TableMapping {
     }
 
     /// The SQL values of the stored fields present in `record`, and its unknown fields as JSON.
-    func bindings(for record: JSONObject) -> (names: [String], values: [DatabaseValue], extra: DatabaseValue?) {
+    /// The SQL columns and values of a record's stored fields, and its other fields as `extra`.
+    struct Bindings {
+        var names: [String]
+        var values: [DatabaseValue]
+        var extra: DatabaseValue?
+
+        /// Sets a column's value, adding the column if it is not there.
+        mutating func set(_ name: String, _ value: DatabaseValue) {
+            if let index = names.firstIndex(of: name) { values[index] = value } else { names.append(name); values.append(value) }
+        }
+    }
+
+    func bindings(for record: JSONObject) -> Bindings {
         var names: [String] = []
         var values: [DatabaseValue] = []
         for column in columns {
@@ -161,13 +216,8 @@ struct TableMapping {
             }
         }
         var extra = JSONObject()
-        // Unknown fields, and known ones without a column of their own (an image's camera),
-        // travel in `extra`; a derived field (an outfit's garments) lives in its link table.
-        for (key, value) in record where key != "type" && key != "op" && schema.field(key)?.column == nil
-            && !derived.contains(where: { $0.field == key }) {
-            extra[key] = value
-        }
-        return (names, values, extra.isEmpty ? nil : JSONWriter.string(extra).databaseValue)
+        for (key, value) in record where isExtra(key) { extra[key] = value }
+        return Bindings(names: names, values: values, extra: extra.isEmpty ? nil : JSONWriter.string(extra).databaseValue)
     }
 }
 

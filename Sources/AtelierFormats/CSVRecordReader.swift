@@ -6,6 +6,10 @@ import Foundation
 /// and cells are converted to what the record type's fields hold — numbers, booleans, lists
 /// separated by `;` (or written as JSON), compositions like `cotton 80;elastane 20`.
 /// Empty cells leave the field out.
+///
+/// Quoted fields come back byte for byte, line breaks (LF or CRLF) and blank lines in them
+/// included. A row is bounded like a line (`LineReader.maximumLineBytes`, 8 MiB by default): a
+/// stray quote would otherwise swallow the rest of the file into one field.
 public final class CSVRecordReader {
     let reader: LineReader
     let defaultType: String
@@ -15,130 +19,86 @@ public final class CSVRecordReader {
         self.defaultType = defaultType
     }
 
-    /// Hands each row's record, or what is wrong with it, to `handle` with its line number.
+    /// Hands each row's record, or what is wrong with it, to `handle` with the row's first line
+    /// number. Throws, ending the input, for what spoils every row after it: a bad header, text
+    /// that is not UTF-8, a row past the size bound.
     public func forEachRecord(_ handle: (Result<JSONObject, InputError>, Int) throws(InputError) -> Void) throws {
         var header: [String]? = nil
-        var pending = ""
-        var pendingLine = 0
+        var row = CSVRowScanner()
+        var rowLine = 0
         let source = reader.source
+        let maximumRowBytes = reader.maximumLineBytes
         do throws(LineReaderError<InputError>) {
-            try reader.forEachLine { (bytes, number) throws(InputError) in
-                guard var text = String(validating: bytes, as: UTF8.self) else {
+            try reader.forEachRawLine { (bytes, number) throws(InputError) in
+                guard String(validating: bytes, as: UTF8.self) != nil else {
                     throw InputError(.data, source: source, line: number, message: "not valid UTF-8 text")
                 }
-                if pending.isEmpty { pendingLine = number } else { text = pending + "\n" + text }
-                let fields: [String]
+                // The CR of a CRLF is the line break's, unless a quoted field goes on past it.
+                let hasCR = bytes.last == 0x0D
+                let content = hasCR ? UnsafeRawBufferPointer(rebasing: bytes.dropLast()) : bytes
+                if !row.hasStarted {
+                    // Blank lines between rows are skipped, as between NDJSON records.
+                    if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+                    rowLine = number
+                }
                 do throws(FieldError) {
-                    guard let split = try CSV.split(text) else { pending = text; return }
-                    fields = split
+                    try row.scan(content, line: number)
                 } catch {
-                    pending = ""
-                    try handle(.failure(InputError(.data, source: source, line: pendingLine, message: error.message)), pendingLine)
+                    row.discardRow()
+                    try handle(.failure(InputError(.data, source: source, line: rowLine, message: error.message)), rowLine)
                     return
                 }
-                pending = ""
-                guard let columns = header else {
-                    var names = fields.map { $0.trimmingCharacters(in: .whitespaces) }
-                    if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
-                    if let empty = names.firstIndex(of: "") {
-                        throw InputError(.data, source: source, line: number, message: "header column \(empty + 1) has no name")
+                if row.isInsideQuotes {
+                    row.continueQuotedField(after: hasCR ? [0x0D, 0x0A] : [0x0A])
+                    guard row.rowBytes <= maximumRowBytes else {
+                        throw InputError(.data, source: source, line: row.quoteLine,
+                            message: "the quoted field that opens on this line runs past \(Self.describe(bytes: maximumRowBytes)); is its closing quote missing?")
                     }
-                    header = names
+                    return
+                }
+                let fields = row.finishRow()
+                guard let columns = header else {
+                    header = try Self.columnNames(fields, source: source, line: rowLine)
                     return
                 }
                 guard fields.count == columns.count else {
-                    try handle(.failure(InputError(.data, source: source, line: pendingLine,
-                        message: "row has \(fields.count) fields but the header has \(columns.count)")), pendingLine)
+                    try handle(.failure(InputError(.data, source: source, line: rowLine,
+                        message: "row has \(fields.count) fields but the header has \(columns.count)")), rowLine)
                     return
                 }
-                try handle(.success(Self.record(columns: columns, fields: fields, defaultType: defaultType)), pendingLine)
+                try handle(.success(Self.record(columns: columns, fields: fields, defaultType: defaultType)), rowLine)
             }
         } catch {
             switch error {
             case .input(let e), .body(let e): throw e
             }
         }
-        if !pending.isEmpty {
-            try handle(.failure(InputError(.data, source: source, line: pendingLine, message: "unterminated quoted field")), pendingLine)
+        if row.isInsideQuotes {
+            try handle(.failure(InputError(.data, source: source, line: rowLine,
+                message: "unterminated quoted field: the quote opened on line \(row.quoteLine) is never closed")), rowLine)
         }
     }
 
-    static func record(columns: [String], fields: [String], defaultType: String) -> JSONObject {
-        var record = JSONObject()
-        let typeIndex = columns.firstIndex(of: "type")
-        let type = typeIndex.map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultType
-        record["type"] = .string(type)
-        let schema = Schemas.byType[type]
-        for (name, cell) in zip(columns, fields) where name != "type" && !cell.isEmpty {
-            let path = name.split(separator: ".").map(String.init)
-            let kind = schema?.field(path[0])?.kind
-            let value: JSONValue
-            if case .money? = kind, path.count == 2 {
-                value = path[1] == "amount" ? number(cell) : .string(cell)
-            } else if path.count == 1, let kind {
-                value = convert(cell, kind)
-            } else {
-                value = .string(cell)
-            }
-            record = setting(value, at: path[...], in: record)
-        }
-        return record
+    /// `8 MiB`, or `1000 bytes` for a bound that is no whole number of MiB.
+    static func describe(bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 
-    private static func setting(_ value: JSONValue, at path: ArraySlice<String>, in object: JSONObject) -> JSONObject {
-        var object = object
-        let key = path.first!
-        if path.count == 1 {
-            object[key] = value
-        } else {
-            object[key] = .object(setting(value, at: path.dropFirst(), in: object[key]?.object ?? JSONObject()))
+    /// The header's names, trimmed and without a byte-order mark, each a field name or a dotted
+    /// path of them (`price.amount`). A name with an empty component (`.`, `..`, `a.`, `a..b`)
+    /// names no field, and is refused here rather than guessed at on every row.
+    static func columnNames(_ fields: [String], source: String, line: Int) throws(InputError) -> [String] {
+        var names = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
+        for (n, name) in names.enumerated() {
+            if name.isEmpty {
+                throw InputError(.data, source: source, line: line, message: "header column \(n + 1) has no name")
+            }
+            if name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+                throw InputError(.data, source: source, line: line,
+                    message: "header column \(n + 1) (\"\(name)\") is not a field name: a dotted name needs a name on each side of every dot, as in price.amount")
+            }
         }
-        return object
-    }
-
-    static func number(_ cell: String) -> JSONValue {
-        let trimmed = cell.trimmingCharacters(in: .whitespaces)
-        if let i = Int64(trimmed) { return .int(i) }
-        if let d = Double(trimmed), d.isFinite { return .double(d) }
-        return .string(cell)
-    }
-
-    static func convert(_ cell: String, _ kind: FieldKind) -> JSONValue {
-        let trimmed = cell.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("[") || trimmed.hasPrefix("{"), let json = try? JSONParser.parse(trimmed) { return json }
-        switch kind {
-        case .integer, .number:
-            return number(trimmed)
-        case .bool:
-            switch trimmed.lowercased() {
-            case "true", "yes", "1": return .bool(true)
-            case "false", "no", "0": return .bool(false)
-            default: return .string(cell)
-            }
-        case .money:
-            // "49.90 EUR", "EUR 49.90" or "49.90"
-            let parts = trimmed.split(separator: " ").map(String.init)
-            var money = JSONObject()
-            for part in parts {
-                if case .string = number(part) { money["currency"] = .string(part) } else { money["amount"] = number(part) }
-            }
-            return money["amount"] == nil ? .string(cell) : .object(money)
-        case .composition:
-            // "cotton 80;elastane 20" or "80% cotton; 20% elastane"
-            var parts: [JSONValue] = []
-            for item in trimmed.split(separator: ";") {
-                let words = item.replacingOccurrences(of: "%", with: " ").split(separator: " ").map(String.init)
-                var part = JSONObject()
-                for word in words {
-                    if case .string = number(word) { part["fabric"] = .string(word) } else { part["percent"] = number(word) }
-                }
-                parts.append(.object(part))
-            }
-            return .array(parts)
-        case let k where k.isList:
-            return .array(trimmed.split(separator: ";").map { .string($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != .string("") })
-        default:
-            return .string(cell)
-        }
+        return names
     }
 }

@@ -21,7 +21,12 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
     private let regex: NSRegularExpressionBox?
 
     public var field: String { path.joined(separator: ".") }
-    public var description: String { op == .has ? "\(field) has \(operand)" : "\(field)\(op.rawValue)\(operand)" }
+    /// The condition as `parse` reads it back: the operand is quoted whenever, written bare, it
+    /// would read back as something else.
+    public var description: String {
+        let written = Self.readsBackDifferently(operand, after: op) ? Self.quoted(operand) : operand
+        return op == .has ? "\(field) has \(written)" : "\(field)\(op.rawValue)\(written)"
+    }
 
     public init(path: [String], op: Operator, operand: String) throws(FilterError) {
         self.path = path
@@ -47,33 +52,63 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
         guard !fieldText.isEmpty, !fieldText.hasPrefix("."), !fieldText.hasSuffix("."), !fieldText.contains("..") else {
             throw FilterError("expected a field name at the start of \"\(expression)\" (e.g. 'category=top')")
         }
-        var rest = text[fieldEnd...].drop { $0 == " " }
+        // From here on the expression is read scalar by scalar: operators and quotes are ASCII,
+        // and a mark Unicode joins to one of them (`'\u{301}`) must not hide it.
+        var rest = text.unicodeScalars[fieldEnd...].drop { $0 == " " }
         let op: Operator
-        if rest.hasPrefix("has ") || rest == "has" {
+        if rest.starts(with: "has ".unicodeScalars) || rest.elementsEqual("has".unicodeScalars) {
             op = .has
             rest = rest.dropFirst(3)
         } else if let found = [Operator.notEqual, .lessOrEqual, .greaterOrEqual, .notMatches, .equal, .less, .greater, .matches]
-            .first(where: { rest.hasPrefix($0.rawValue) })
+            .first(where: { rest.starts(with: $0.rawValue.unicodeScalars) })
         {
             op = found
-            rest = rest.dropFirst(found.rawValue.count)
+            rest = rest.dropFirst(found.rawValue.unicodeScalars.count)
         } else {
             throw FilterError("expected an operator (=, !=, <, <=, >, >=, ~, !~, has) after \"\(fieldText)\" in \"\(expression)\"")
         }
-        var operand = String(rest.drop { $0 == " " })
+        var operand = String(Substring(rest.drop { $0 == " " }))
         // `price>>3` or `name=<x`: almost certainly a slip, not a value that starts with an operator.
-        if op != .matches && op != .notMatches, let first = operand.first, "<>=!~".contains(first) {
+        if op != .matches && op != .notMatches, let first = operand.unicodeScalars.first, Self.operatorScalars.contains(first) {
             throw FilterError("unexpected \"\(first)\" after \"\(fieldText)\(op.rawValue)\" in \"\(expression)\"; quote a value that starts with it ('\(fieldText)\(op.rawValue)\"\(operand)\"')")
         }
-        if operand.count >= 2, let q = operand.first, q == "'" || q == "\"", operand.last == q {
-            operand = String(operand.dropFirst().dropLast())
-        }
-        if op != .matches && op != .notMatches, ISODate.parseDay(operand) == nil,
-           let day = ISODate.resolveDay(operand, today: today)
-        {
-            operand = ISODate.formatDay(day)
+        if let unquoted = Self.unquoted(operand) { operand = unquoted }
+        if op != .matches && op != .notMatches, ISODate.parseDay(operand) == nil {
+            do throws(FieldError) {
+                if let day = try ISODate.resolveDay(operand, today: today) { operand = ISODate.formatDay(day) }
+            } catch {
+                throw FilterError("in \"\(expression)\": \(error.message)")
+            }
         }
         return try FieldFilter(path: fieldText.split(separator: ".").map(String.init), op: op, operand: operand)
+    }
+
+    /// What may not start an operand written bare (but for `~` and `!~`, whose regular
+    /// expressions may start with anything).
+    static let operatorScalars = "<>=!~".unicodeScalars
+
+    /// `text` without the one pair of matching quotes (`'` or `"`) around it, or nil when it has none.
+    static func unquoted(_ text: String) -> String? {
+        let scalars = text.unicodeScalars
+        guard scalars.count >= 2, let q = scalars.first, q == "'" || q == "\"", scalars.last == q else { return nil }
+        return String(Substring(scalars.dropFirst().dropLast()))
+    }
+
+    /// `text` in quotes that `unquoted` takes off again (only the outer pair is ever removed,
+    /// so quotes inside need no escaping).
+    static func quoted(_ text: String) -> String {
+        text.unicodeScalars.contains("'") ? "\"" + text + "\"" : "'" + text + "'"
+    }
+
+    /// Whether `parse` would read `operand`, written bare after `op`, as something else: it
+    /// drops spaces before the operand and whitespace after it, takes quotes off, and refuses a
+    /// leading operator character (or joins it to the operator: `<` then `=3` reads as `<=3`).
+    static func readsBackDifferently(_ operand: String, after op: Operator) -> Bool {
+        let scalars = operand.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return false }
+        if CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last) { return true }
+        if unquoted(operand) != nil { return true }
+        return op != .matches && op != .notMatches && operatorScalars.contains(first)
     }
 
     /// Whether the record satisfies the condition.

@@ -2,7 +2,14 @@ import Foundation
 
 /// ISO 8601 days (`2026-11-21`) and instants (`2026-11-21T10:15:00Z`), validated and normalised
 /// without Foundation's formatters, which are slow and locale-sensitive.
+///
+/// Every day this type produces lies in `dayRange`, the years 0000–9999 that four digits can
+/// write: outside it a day would format as `-001-…` or `10000-…`, text no reader (this one
+/// included) takes for a date.
 public enum ISODate {
+    /// The day numbers of 0000-01-01 through 9999-12-31.
+    public static let dayRange = dayNumber(year: 0, month: 1, day: 1)...dayNumber(year: 9999, month: 12, day: 31)
+
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
     public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
@@ -14,6 +21,8 @@ public enum ISODate {
         return era * 146097 + doe - 719468
     }
 
+    /// The calendar date of a day number (the inverse of `dayNumber`). Exact for any day number
+    /// more than 719,468 below `Int.max`, far beyond `dayRange`.
     public static func civil(fromDayNumber z0: Int) -> (year: Int, month: Int, day: Int) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
@@ -60,7 +69,8 @@ public enum ISODate {
     }
 
     /// Normalises an instant to UTC `YYYY-MM-DDTHH:MM:SSZ` (keeping fractional seconds when given).
-    /// Accepts `Z` or a `±HH:MM` offset; a bare date-time without zone is refused as ambiguous.
+    /// Accepts `Z` or a `±HH:MM` offset; a bare date-time without zone is refused as ambiguous, and
+    /// so is one whose offset moves it out of the years 0000–9999 (`0000-01-01T00:00:00+01:00`).
     public static func normalizeInstant(_ text: String) -> String? {
         let u = Array(text.utf8)
         guard u.count >= 20, u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: " "),
@@ -92,6 +102,7 @@ public enum ISODate {
         }
         var seconds = day * 86400 + hh * 3600 + mm * 60 + ss - offsetMinutes * 60
         let outDay = Int((Double(seconds) / 86400).rounded(.down))
+        guard dayRange.contains(outDay) else { return nil }
         seconds -= outDay * 86400
         return formatDay(outDay) + String(format: "T%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60) + fraction + "Z"
     }
@@ -110,25 +121,50 @@ public enum ISODate {
     }
 
     /// Reads a day that may be relative: `today`, `yesterday`, `today-30d`, `today+2w`
-    /// (units d, w, m for 30 days, y for 365 days), or an ISO day.
-    public static func resolveDay(_ text: String, today: Int) -> Int? {
+    /// (units d, w, m for 30 days, y for 365 days), or an ISO day. Returns nil for text of
+    /// another shape; throws when the shape is right but the day falls outside `dayRange`
+    /// (`today+9223372036854775807w`), a count of any size included.
+    public static func resolveDay(_ text: String, today: Int) throws(FieldError) -> Int? {
         if let day = parseDay(text) { return day }
-        let lower = text.lowercased()
-        if lower == "today" { return today }
-        if lower == "yesterday" { return today - 1 }
-        guard lower.hasPrefix("today"), lower.count >= 8 else { return nil }
-        let rest = lower.dropFirst(5)
-        guard let sign = rest.first, sign == "-" || sign == "+", let unit = rest.last,
-              let n = Int(rest.dropFirst().dropLast())
-        else { return nil }
-        let days: Int
-        switch unit {
-        case "d": days = n
-        case "w": days = n * 7
-        case "m": days = n * 30
-        case "y": days = n * 365
-        default: return nil
+        let lower = Array(text.lowercased().utf8)
+        let offsetDays: Int
+        if lower.elementsEqual("today".utf8) {
+            offsetDays = 0
+        } else if lower.elementsEqual("yesterday".utf8) {
+            offsetDays = -1
+        } else {
+            guard lower.count >= 8, lower.starts(with: "today".utf8), lower[5] == UInt8(ascii: "+") || lower[5] == UInt8(ascii: "-")
+            else { return nil }
+            let unitDays: Int
+            switch lower[lower.count - 1] {
+            case UInt8(ascii: "d"): unitDays = 1
+            case UInt8(ascii: "w"): unitDays = 7
+            case UInt8(ascii: "m"): unitDays = 30
+            case UInt8(ascii: "y"): unitDays = 365
+            default: return nil
+            }
+            let digits = lower[6..<(lower.count - 1)]
+            guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            // Checked arithmetic throughout: a count too big for Int is as out of range as one
+            // that overflows once multiplied.
+            var count = 0
+            var overflow = false
+            for d in digits {
+                let (times10, o1) = count.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(Int(d - UInt8(ascii: "0")))
+                overflow = overflow || o1 || o2
+                count = sum
+            }
+            let (days, o3) = count.multipliedReportingOverflow(by: unitDays)
+            guard !overflow, !o3 else { throw outOfRange(text) }
+            offsetDays = lower[5] == UInt8(ascii: "-") ? -days : days
         }
-        return sign == "-" ? today - days : today + days
+        let (day, overflow) = today.addingReportingOverflow(offsetDays)
+        guard !overflow, dayRange.contains(day) else { throw outOfRange(text) }
+        return day
+    }
+
+    private static func outOfRange(_ text: String) -> FieldError {
+        FieldError("\"\(text)\" is out of the range of dates, 0000-01-01 to 9999-12-31")
     }
 }

@@ -96,8 +96,10 @@ public struct JSONObject: Equatable, Sendable, Sequence {
         }
     }
 
-    /// Appends without looking for an existing key: for parsers that have already checked.
-    mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
+    /// Appends without looking for an existing key: for code that knows the key is new (a
+    /// parser that has checked, a builder going through distinct columns). Setting through the
+    /// subscript searches the keys first, which is quadratic over a whole record.
+    public mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
         entries.append((key, value))
     }
 

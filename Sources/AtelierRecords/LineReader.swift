@@ -58,18 +58,30 @@ public final class LineReader {
     }
 
     /// Calls `body` with each non-blank line (without its `\n` or `\r\n`) and its 1-based number.
-    /// The buffer is only valid during the call.
+    /// The buffer is only valid during the call. Blank lines (only spaces and tabs) are allowed
+    /// between records, as jq allows them; they are skipped but counted.
     public func forEachLine<E: Error>(_ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(LineReaderError<E>) {
+        try forEachRawLine { (bytes, number) throws(E) in
+            var line = bytes
+            if let last = line.last, last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+            if line.contains(where: { $0 != 0x20 && $0 != 0x09 }) { try body(line, number) }
+        }
+    }
+
+    /// Calls `body` with every line exactly as the input has it, blank or not, without its `\n`
+    /// but with any `\r` before it, and its 1-based number: for formats such as CSV, where a
+    /// line break inside a quoted field is data and must come back byte for byte.
+    ///
+    /// Every line, the last one included when no `\n` ends it, is held to `maximumLineBytes`
+    /// (a `\r` counts): a longer one ends the input with an error at its number.
+    public func forEachRawLine<E: Error>(_ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(LineReaderError<E>) {
         var filled = 0  // bytes in the buffer
         var lineNumber = 0
         var eof = false
         while !eof {
             if filled == capacity {
                 // One line fills the whole buffer: grow, up to the limit.
-                guard capacity < maximumLineBytes + 2 else {
-                    throw .input(InputError(.data, source: source, line: lineNumber + 1,
-                        message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?"))
-                }
+                guard capacity < maximumLineBytes + 2 else { throw .input(tooLong(lineNumber + 1)) }
                 let newCapacity = min(capacity * 2, maximumLineBytes + 2)
                 let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
                 grown.copyMemory(from: buffer, byteCount: filled)
@@ -87,23 +99,22 @@ public final class LineReader {
             filled += n
             var start = 0
             while start < filled {
-                let remaining = filled - start
-                guard let newline = memchr(buffer + start, 0x0A, remaining) else {
-                    if eof {
-                        lineNumber += 1
-                        try deliver(start, filled, lineNumber, body)
-                        start = filled
-                    }
+                let end: Int
+                if let newline = memchr(buffer + start, 0x0A, filled - start) {
+                    end = buffer.distance(to: newline)
+                } else if eof {
+                    end = filled  // the last line, with no newline to end it
+                } else {
                     break
                 }
-                let end = buffer.distance(to: newline)
                 lineNumber += 1
-                if end - start > maximumLineBytes {
-                    throw .input(InputError(.data, source: source, line: lineNumber,
-                        message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?"))
+                if end - start > maximumLineBytes { throw .input(tooLong(lineNumber)) }
+                do {
+                    try body(UnsafeRawBufferPointer(start: buffer + start, count: end - start), lineNumber)
+                } catch {
+                    throw .body(error)
                 }
-                try deliver(start, end, lineNumber, body)
-                start = end + 1
+                start = min(end + 1, filled)
             }
             if start > 0 {
                 filled -= start
@@ -112,21 +123,8 @@ public final class LineReader {
         }
     }
 
-    private func deliver<E: Error>(_ start: Int, _ end: Int, _ line: Int, _ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(LineReaderError<E>) {
-        var stop = end
-        if stop > start, buffer.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
-        // Blank lines are allowed between records, as jq allows them.
-        var blank = true
-        for i in start..<stop {
-            let b = buffer.load(fromByteOffset: i, as: UInt8.self)
-            if b != 0x20 && b != 0x09 { blank = false; break }
-        }
-        if blank { return }
-        do {
-            try body(UnsafeRawBufferPointer(start: buffer + start, count: stop - start), line)
-        } catch {
-            throw .body(error)
-        }
+    private func tooLong(_ line: Int) -> InputError {
+        InputError(.data, source: source, line: line, message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?")
     }
 }
 

@@ -60,6 +60,33 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try list("garment").count, 0)
     }
 
+    /// New records print what was inserted without reading the row back; that must be exactly
+    /// what reading it back gives, for every shape of field.
+    func testNewRecordsPrintExactlyWhatTheCatalogListsLater() throws {
+        var records = SampleWardrobe.records(today: ISODate.parseDay("2026-11-21")!).filter { $0["type"] != "wear" }
+        for i in 0 ..< 50 {
+            var r: JSONObject = ["type": "garment", "name": .string("Odd \(i)"), "category": "top"]
+            if i % 2 == 0 { r["price"] = ["amount": i % 4 == 0 ? .int(Int64(i)) : .double(Double(i) + 0.25), "currency": "GBP"] }
+            if i % 3 == 0 { r["tags"] = ["a", .string("b\(i)")] }
+            if i % 5 == 0 { r["notes"] = .null; r["custom"] = ["nested": [1, 2.5, "x", .null, true]] }
+            if i % 7 == 0 { r["wearCount"] = .int(Int64(i)); r["state"] = "toWash"; r["seasons"] = ["winter"] }
+            records.append(r)
+        }
+        records.append(["type": "laundry", "bin": "darks", "temperature": 30, "extraField": "x"])
+        records.append(["type": "model", "detail": "preview", "metrics": ["psnr": 31.5]])
+        let printed = try store(records)
+        let catalog = try Catalog(path: path, create: false)
+        for output in printed {
+            let type = output["type"]!.string!, id = output["id"]!.string!
+            let listed = try catalog.read { reader in
+                var found: JSONObject?
+                try reader.run(CatalogQuery(type: type, filters: [FieldFilter.parse("id=\(id)")])) { found = $0 }
+                return found
+            }
+            XCTAssertEqual(output, listed, JSONWriter.string(.object(output)))
+        }
+    }
+
     func testWearLogCountsOncePerDayAndOutfitsLogTheirGarments() throws {
         let g = try store([["type": "garment", "name": "Shirt", "category": "top"], ["type": "garment", "name": "Chinos", "category": "bottom"]]).map { $0["id"]! }
         let outfit = try store([["type": "outfit", "name": "Office", "garments": .array(g)]])[0]

@@ -1,8 +1,14 @@
 import AtelierRecords
+import Foundation
 import XCTest
 @testable import AtelierFormats
 
 final class CSVTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        signal(SIGPIPE, SIG_IGN)  // a reader that stops early closes the pipe under the writer
+    }
+
     func testSplitAndQuoteFollowRFC4180() throws {
         XCTAssertEqual(try CSV.split(#"a,"b,c","d ""q""",,e"#), ["a", "b,c", #"d "q""#, "", "e"])
         XCTAssertNil(try CSV.split(#"a,"open"#), "an open quote continues on the next line")
@@ -49,10 +55,83 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(errors.first?.message, "row has 3 fields but the header has 2")
     }
 
-    func testArchiveMemberNamesCannotEscape() {
-        for bad in ["../x", "/etc/passwd", "a/../../b", "a//b", "a\\b", "", "a/./b", "x\u{1}"] {
-            XCTAssertFalse(BackupArchive.Reader.isSafeMemberName(bad), bad)
+    /// Regression: `CSV.quote` doubled quotes with `replacingOccurrences(of: "\"", …)`, which
+    /// matches whole Characters: a `"` joined by a following combining mark (or after a
+    /// prepended mark) was left single, so the row was malformed. `atl-export --format csv` of a
+    /// garment named `x"\u{301},=HYPERLINK(…)` read back in Python's csv module (and
+    /// spreadsheets) with an extra cell `=HYPERLINK(…)`: cell injection.
+    func testCSVQuoteDoublesAQuoteJoinedByACombiningMark() {
+        for fields in [["x\"\u{301},=HYPERLINK(\"http://e.x\")", "top"], ["\u{600}\"", "a"], [" \u{301}", "\u{301} "]] {
+            let line = String(decoding: CSV.row(fields).utf8.dropLast(2), as: UTF8.self)
+            XCTAssertEqual(((try? CSV.split(line)) ?? nil)?.map { Array($0.utf8) }, fields.map { Array($0.utf8) }, line.debugDescription)
         }
-        XCTAssertTrue(BackupArchive.Reader.isSafeMemberName("images/ab/cdef.jpg"))
+        XCTAssertEqual(CSV.quote(" \u{301}"), "\" \u{301}\"", "a leading space is found on bytes too")
+    }
+
+    /// Regression: `CSVRecordReader.record` split a header name on `.` and took `path[0]`: a
+    /// name made of dots only (`.`, `..`, ` . `) had no components, and the first row with a
+    /// value in that column trapped. `atl-import --format csv` on `id,.\n1,x\n` crashed. Such a
+    /// header is now a data error naming the input, the line and the column.
+    func testCSVHeaderOfOnlyDotsDoesNotCrash() throws {
+        try assertNoCrash("a CSV header named \".\"") {
+            for header in [".", "..", " . ", "a.", ".a", "a..b"] {
+                let outcome = CSVFuzz.read(Array("id,\(header)\n1,x\n".utf8), defaultType: "garment")
+                let error = outcome.thrown as? InputError
+                XCTAssertEqual(error?.line, 1, header)
+                XCTAssertEqual(error?.source, "fuzz", header)
+                XCTAssertTrue(error?.message.contains("header column 2") ?? false, "\(String(describing: error))")
+            }
+            XCTAssertEqual(try CSVFuzz.read(Array("id,a.b.c\n1,x\n".utf8), defaultType: "garment").records.first?.record.get()["a"],
+                           ["b": ["c": "x"]], "dotted names still nest")
+        }
+    }
+
+    /// Regression: `CSVRecordReader.forEachRecord` kept a quoted field that spans lines as one
+    /// growing String, joined each new line to it and split the whole of it again: quadratic
+    /// time, and no bound on its size. One stray `"` near the top of a 400 kB file took 7.5 s in
+    /// a release build (800 kB: 21 s); a few MB effectively hung `atl-import`.
+    func testCSVWithAnUnclosedQuoteReadsInLinearTime() throws {
+        try assertNoCrash("a 400 kB CSV with an unclosed quote", timeoutSeconds: 3) {
+            let text = "name,notes\nx,\"" + String(repeating: String(repeating: "a", count: 99) + "\n", count: 4000)
+            let outcome = CSVFuzz.read(Array(text.utf8), defaultType: "garment")
+            XCTAssertEqual(outcome.records.count, 1)
+            XCTAssertEqual(outcome.records.first.map { "\($0.record)" }?.contains("the quote opened on line 2 is never closed"), true)
+        }
+    }
+
+    /// The bound that goes with it: a row may not grow past the line bound (8 MiB by default),
+    /// and the error names the line where the quote opened.
+    func testAQuotedFieldPastTheBoundIsAnErrorAtItsQuote() throws {
+        let text = "name,notes\nx,y\nx,\"" + String(repeating: String(repeating: "a", count: 99) + "\n", count: 40)
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let writer = fds[1]
+        DispatchQueue.global().async {
+            _ = Array(text.utf8).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            close(writer)
+        }
+        let reader = CSVRecordReader(reader: LineReader(fd: fds[0], source: "notes.csv", closeWhenDone: true, maximumLineBytes: 1000),
+                                     defaultType: "garment")
+        var records = 0
+        XCTAssertThrowsError(try reader.forEachRecord { (result, _) throws(InputError) in _ = try result.get(); records += 1 }) { error in
+            XCTAssertEqual("\(error)", "notes.csv:3: the quoted field that opens on this line runs past 1000 bytes; is its closing quote missing?")
+        }
+        XCTAssertEqual(records, 1)
+    }
+
+    /// Regression: `LineReader` skips blank lines, and `CSVRecordReader` read quoted fields
+    /// through it line by line: an empty (or spaces-only) line inside a quoted field vanished.
+    func testCSVKeepsBlankLinesInsideQuotedFields() {
+        XCTAssertEqual(CSVParserFuzzTests.readCell("para 1\n\npara 2"), "para 1\n\npara 2")
+        XCTAssertEqual(CSVParserFuzzTests.readCell("a\n   \nb"), "a\n   \nb")
+        XCTAssertEqual(CSVParserFuzzTests.readCell("\n\n"), "\n\n")
+    }
+
+    /// Regression: `LineReader` drops the `\r` before each `\n`, so a CRLF inside a quoted field
+    /// (RFC 4180 allows one) came back as LF.
+    func testCSVKeepsCRLFInsideQuotedFields() {
+        XCTAssertEqual(CSVParserFuzzTests.readCell("line 1\r\nline 2").map { Array($0.utf8) }, Array("line 1\r\nline 2".utf8))
+        XCTAssertEqual(CSVParserFuzzTests.readCell("a\r\n\r\nb\n").map { Array($0.utf8) }, Array("a\r\n\r\nb\n".utf8))
+        XCTAssertEqual(CSVParserFuzzTests.readCell("ends in CR\r").map { Array($0.utf8) }, Array("ends in CR\r".utf8))
     }
 }

@@ -75,4 +75,37 @@ final class FieldFilterTests: XCTestCase {
         let projected = projectRecord(coat, fields: [["name"], ["price", "amount"]])
         XCTAssertEqual(JSONWriter.string(projected), #"{"type":"garment","name":"Camel Coat","price":{"amount":420}}"#)
     }
+
+    /// Regression: `ISODate.resolveDay` multiplied and added the count of `today+Nd` without
+    /// overflow checks, and `civil(fromDayNumber:)` added to the day number, so
+    /// `--where 'lastWornOn<today+9223372036854775807w'` trapped. A relative date outside the
+    /// years 0000–9999 is now a FilterError (a usage error), whatever the size of its count.
+    func testRelativeDateWithAHugeCountDoesNotCrash() throws {
+        try assertNoCrash("huge relative dates") {
+            for text in ["d<today+9223372036854775807w", "d<today+9223372036854775807d", "d<today+9223372036854000000d",
+                         "d<today+999999999999999y", "d<today-99999999999999999999999d", "d<today+2912897d", "d<today-739529d"] {
+                XCTAssertThrowsError(try FieldFilter.parse(text, today: 20_000), text) { error in
+                    XCTAssertTrue("\(error)".contains("out of the range of dates"), "\(error)")
+                }
+            }
+            XCTAssertEqual(try FieldFilter.parse("d<today+2912896d", today: 20_000).operand, "9999-12-31", "the last day there is")
+            XCTAssertEqual(try FieldFilter.parse("d>today-739528d", today: 20_000).operand, "0000-01-01", "the first day there is")
+            XCTAssertEqual(try FieldFilter.parse("d<today--9223372036854775808d", today: 20_000).operand, "today--9223372036854775808d",
+                           "not a relative date: text")
+        }
+    }
+
+    /// Regression: `FieldFilter.description` wrote the operand bare, so what reads back
+    /// differently was not quoted: spaces at either end, quotes of its own, a leading `=` that
+    /// joins `<` or `>`, or a leading operator character the parser refuses unquoted.
+    func testFilterDescriptionParsesBackToTheSameFilter() throws {
+        for text in ["notes=' x'", "notes='x '", #"notes='"x"'"#, #"wearCount<"=3""#, #"notes="=x""#, "notes has ' a'",
+                     "notes='\u{A0}x'", "notes=\"' \u{600}\"", "notes='\u{301}x '", "name~' ^a'", "notes=\"'\"", "notes=''"] {
+            let filter = try FieldFilter.parse(text, today: 20_000)
+            let again = try? FieldFilter.parse(filter.description, today: 20_000)
+            XCTAssertEqual(again.map { [$0.field, $0.op.rawValue, $0.operand] }, [filter.field, filter.op.rawValue, filter.operand],
+                           "\(text) → \(filter.description)")
+        }
+        XCTAssertEqual(try FieldFilter.parse("category = top").description, "category=top", "plain operands stay bare")
+    }
 }

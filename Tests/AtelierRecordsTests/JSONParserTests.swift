@@ -70,4 +70,40 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(o.count, 50_000)
         XCTAssertNotNil(syntaxError("{\(keys),\"k7\":1}"))
     }
+
+    func kept(_ bytes: [UInt8], _ keys: [String] = ["type"]) -> Result<JSONObject, JSONSyntaxError> {
+        JSONFuzzOracle.parse(bytes, keeping: keys)
+    }
+
+    /// Regression: `parseObject(_:keeping:)` checked the UTF-8 of the keys it built, but not of
+    /// those it skipped, a top-level key it did not keep or any key inside a skipped value, and
+    /// so accepted lines the full parse refuses.
+    func testKeepingModeRefusesInvalidUTF8InSkippedKeys() {
+        XCTAssertThrowsError(try kept([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]).get(), #"{"\xFF":1}"#)
+        XCTAssertThrowsError(try kept(Array(#"{"b":{""#.utf8) + [0xC0, 0xAF] + Array(#"":1}}"#.utf8)).get(), #"{"b":{"\xC0\xAF":1}}"#)
+        XCTAssertThrowsError(try kept(Array(#"{"b":[{""#.utf8) + [0xED, 0xA0, 0x80] + Array(#"":1}]}"#.utf8)).get(), "a surrogate, in an array")
+        XCTAssertNoThrow(try kept(Array(#"{"b":{"é":1,"😀":2},"type":"x"}"#.utf8)).get(), "valid UTF-8 in skipped keys")
+    }
+
+    /// Regression: `parseObject(_:keeping:)` refused duplicate keys among those it built only: a
+    /// line the full parse refuses was accepted when the duplicates were skipped. Keys compare
+    /// as the full parse compares them, as Swift Strings: escapes decoded, and canonically
+    /// equivalent spellings equal (`"\u212A"`, the Kelvin sign, is `K`).
+    func testKeepingModeRefusesDuplicateSkippedKeys() {
+        for line in [#"{"a":1,"a":2}"#, #"{"type":"x","b":{"k":1,"k":2}}"#, #"{"b":[{"k":1,"k":2}],"type":"x"}"#,
+                     #"{"a":1,"\u0061":2}"#, #"{"K":1,"\u212A":2}"#, "{\"K\":1,\"\u{212A}\":2}", "{\"é\":1,\"e\u{301}\":2}",
+                     #"{"type":"x","type":"y"}"#] {
+            XCTAssertThrowsError(try kept(Array(line.utf8)).get(), line)
+        }
+        // Past the byte-compared fast path (32 keys an object), and with keys that share their
+        // length and ends, so that the hash filter lets them through to the byte comparison.
+        let many = (0..<40).map { #""k\#($0)x":\#($0)"# }.joined(separator: ",")
+        XCTAssertNoThrow(try kept(Array("{\(many),\"type\":1}".utf8)).get())
+        XCTAssertThrowsError(try kept(Array("{\(many),\"k7x\":1}".utf8)).get())
+        XCTAssertThrowsError(try kept(Array("{\"b\":{\(many),\"k39x\":1}}".utf8)).get())
+        let similar = (0..<10).map { #""abcdefgh\#($0)ijklmnop":\#($0)"# }.joined(separator: ",")
+        XCTAssertNoThrow(try kept(Array("{\(similar)}".utf8)).get())
+        XCTAssertThrowsError(try kept(Array("{\(similar),\"abcdefgh3ijklmnop\":0}".utf8)).get())
+        XCTAssertNoThrow(try kept(Array(#"{"a":{"k":1},"b":{"k":2},"k":3}"#.utf8)).get(), "the same key in sibling objects")
+    }
 }

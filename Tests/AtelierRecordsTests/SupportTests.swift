@@ -43,4 +43,24 @@ final class SupportTests: XCTestCase {
         }
         XCTAssertThrowsError(try LineReader(path: "/nonexistent/x")) { XCTAssertEqual(($0 as? InputError)?.kind, .missing) }
     }
+
+    /// Regression: `LineReader` checked the bound when it found a `\n`, or when its buffer was
+    /// full, so a last line without `\n` that fit the 1 MiB buffer was delivered whatever the
+    /// bound.
+    func testLineBoundAppliesToTheLastLineWithoutANewline() {
+        let outcome = ParserFuzzLineReaderTests.read(Array("abcdef".utf8), chunks: [6], maximum: 2)
+        XCTAssertEqual(outcome.error, 1, "a 6-byte line with a 2-byte bound, got \(outcome)")
+        XCTAssertEqual(ParserFuzzLineReaderTests.read(Array("ab\nabc".utf8), chunks: [6], maximum: 2).error, 2)
+        XCTAssertEqual(ParserFuzzLineReaderTests.read(Array("ab\nab".utf8), chunks: [6], maximum: 2).lines, [[0x61, 0x62], [0x61, 0x62]])
+    }
+
+    /// Regression: `ISODate.normalizeInstant` could move an instant out of years 0000–9999 with
+    /// its offset, and wrote what is then no instant (`-001-…`, `10000-…`), which the catalog
+    /// stored and later refused (a backup holding it would not restore).
+    func testNormalisedInstantsStayInstants() {
+        XCTAssertNil(ISODate.normalizeInstant("0000-01-01T00:00:00+01:00"))
+        XCTAssertNil(ISODate.normalizeInstant("9999-12-31T23:59:59-01:00"))
+        XCTAssertEqual(ISODate.normalizeInstant("0000-01-01T01:00:00+01:00"), "0000-01-01T00:00:00Z")
+        XCTAssertEqual(ISODate.normalizeInstant("9999-12-31T22:59:59.5-01:00"), "9999-12-31T23:59:59.5Z")
+    }
 }

@@ -1,0 +1,123 @@
+import AtelierRecords
+import Foundation
+
+/// Reads, parses and validates NDJSON on a second thread while the caller stores records, so a
+/// large import uses both cores: parsing and checking a record costs about as much as SQLite
+/// storing it.
+///
+/// Records arrive in input order, in batches, through a small bounded queue, so memory stays
+/// flat however long the input. A record that fails to parse or validate arrives as a failure
+/// with its line, exactly as it would have without the second thread.
+final class ParsingPipeline: @unchecked Sendable {
+    struct Item {
+        var result: Result<JSONObject, InputError>
+        var line: Int
+        /// Checked and normalised already, with its SQL values when new (`CatalogWriter.prepare`).
+        var prepared: CatalogWriter.Prepared?
+    }
+
+    private enum Message {
+        case batch([Item])
+        case end(InputError?)
+    }
+
+    private static let batchSize = 256
+    private static let capacity = 8
+
+    private let lock = NSLock()
+    private var queue: [Message] = []
+    private let spaces = DispatchSemaphore(value: ParsingPipeline.capacity)
+    private let filled = DispatchSemaphore(value: 0)
+    private let stopped = ManagedAtomicFlag()
+    private let done = DispatchSemaphore(value: 0)
+    private var ended = false
+
+    /// Starts reading `reader` on another thread.
+    init(reader: LineReader) {
+        let source = reader.source
+        let owned = ReaderHandOff(reader: reader)
+        Thread.detachNewThread { [self] in
+            let reader = owned.reader
+            var batch: [Item] = []
+            batch.reserveCapacity(Self.batchSize)
+            var failure: InputError?
+            do throws(LineReaderError<InputError>) {
+                try reader.forEachLine { (line, number) throws(InputError) in
+                    if stopped.isSet { throw InputError(.io, source: source, line: number, message: "stopped") }
+                    batch.append(Self.prepare(line, number, source: source))
+                    if batch.count == Self.batchSize {
+                        send(.batch(batch))
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+            } catch {
+                switch error {
+                case .input(let e), .body(let e): failure = e
+                }
+            }
+            if !batch.isEmpty { send(.batch(batch)) }
+            send(.end(stopped.isSet ? nil : failure))
+            done.signal()
+        }
+    }
+
+    /// The next batch, nil at the end; throws what went wrong reading the input.
+    func next() throws(InputError) -> [Item]? {
+        guard !ended else { return nil }
+        filled.wait()
+        let message = lock.withLock { queue.removeFirst() }
+        spaces.signal()
+        switch message {
+        case .batch(let items): return items
+        case .end(let failure):
+            ended = true
+            if let failure { throw failure }
+            return nil
+        }
+    }
+
+    /// Stops the reading thread (if it is still going) and waits for it to let go of the reader.
+    func finish() {
+        stopped.set()
+        while !ended {
+            filled.wait()
+            let message = lock.withLock { queue.removeFirst() }
+            spaces.signal()
+            if case .end = message { ended = true }
+        }
+        done.wait()
+    }
+
+    private func send(_ message: Message) {
+        spaces.wait()
+        lock.withLock { queue.append(message) }
+        filled.signal()
+    }
+
+    private static func prepare(_ line: UnsafeRawBufferPointer, _ number: Int, source: String) -> Item {
+        let record: JSONObject
+        do throws(JSONSyntaxError) {
+            record = try JSONParser.parseObject(line)
+        } catch {
+            return Item(result: .failure(InputError(.data, source: source, line: number, column: error.column, message: error.message)), line: number, prepared: nil)
+        }
+        do {
+            return Item(result: .success(record), line: number, prepared: try CatalogWriter.prepare(record))
+        } catch {
+            return Item(result: .failure(InputError(.data, source: source, line: number, message: error.message)), line: number, prepared: nil)
+        }
+    }
+}
+
+/// The reader, handed to the parsing thread; the caller does not touch it until `finish`.
+private struct ReaderHandOff: @unchecked Sendable {
+    let reader: LineReader
+}
+
+/// A flag set once, read from any thread.
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}

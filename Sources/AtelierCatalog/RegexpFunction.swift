@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// SQLite's `REGEXP` operator, backed by the same `NSRegularExpression` matching that `--where
+/// 'field~pattern'` uses on a stream, so a regular expression on a text column can be answered
+/// inside SQLite: only the matching rows are decoded, instead of every row of the table.
+enum RegexpFunction {
+    /// `X REGEXP Y` calls `regexp(Y, X)`: the pattern first. NULL values match nothing.
+    static func make() -> DatabaseFunction {
+        let cache = PatternCache()
+        return DatabaseFunction("regexp", argumentCount: 2, pure: true) { values in
+            guard let pattern = String.fromDatabaseValue(values[0]) else { return nil }
+            let subject: String
+            switch values[1].storage {
+            case .null: return nil
+            case .string(let text): subject = text
+            case .int64(let integer): subject = String(integer)
+            case .double(let real): subject = "\(real)"
+            case .blob: return false
+            }
+            guard let regex = cache.regex(pattern) else { return false }
+            return regex.firstMatch(in: subject, range: NSRange(subject.startIndex..., in: subject)) != nil
+        }
+    }
+
+    /// Compiled patterns: a query uses one or two, for every row.
+    private final class PatternCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var compiled: [String: NSRegularExpression?] = [:]
+
+        func regex(_ pattern: String) -> NSRegularExpression? {
+            lock.withLock {
+                if let known = compiled[pattern] { return known }
+                let made = try? NSRegularExpression(pattern: pattern)
+                compiled[pattern] = made
+                return made
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import ZIPFoundation
+
+extension BackupArchive {
+    /// How much a backup may inflate to: the bounds that keep a hostile archive (a zip bomb)
+    /// from filling the disk or the memory of the machine restoring it. Far above any real
+    /// wardrobe: a catalog table of a million garments is about 500 MB, a photo a few MB.
+    public struct Limits: Sendable {
+        /// `metadata.json`, which is read into memory.
+        public var metadataBytes: Int64
+        /// Any other member, which is streamed to disk.
+        public var memberBytes: Int64
+
+        public init(metadataBytes: Int64 = 16 << 20, memberBytes: Int64 = 8 << 30) {
+            self.metadataBytes = metadataBytes
+            self.memberBytes = memberBytes
+        }
+    }
+}
+
+extension BackupArchive.Reader {
+    /// Inflates `entry` chunk by chunk into `consume`, and stops with an error as soon as it
+    /// passes `limit` or the size its header declares, whichever is smaller: the declared size
+    /// is checked first (no work for an honest bomb), but never trusted alone, since a header
+    /// can lie. At the end the member must be exactly its declared size and match its CRC.
+    static func inflate(_ entry: Entry, of archive: Archive, name: String, limit: Int64,
+                        _ consume: (Data) throws -> Void) throws {
+        func unusable(_ reason: String) -> BackupArchive.Failure {
+            BackupArchive.Failure("\(name) \(reason): this is not a usable Atelier backup")
+        }
+        let declared = entry.uncompressedSize
+        guard declared <= UInt64(limit) else {
+            throw unusable("would inflate to \(declared) bytes, more than the \(limit) a backup member may hold")
+        }
+        var inflated: UInt64 = 0
+        let crc: CRC32
+        do {
+            crc = try archive.extract(entry, skipCRC32: false) { chunk in
+                inflated += UInt64(chunk.count)
+                guard inflated <= declared else { throw Overrun() }
+                do { try consume(chunk) } catch { throw ConsumerFailure(error: error) }
+            }
+        } catch is Overrun {
+            throw unusable("inflates past the \(declared) bytes its header declares")
+        } catch let failure as ConsumerFailure {
+            throw failure.error  // writing it out failed: not the archive's fault
+        } catch {
+            throw unusable("is damaged (\(error))")
+        }
+        guard inflated == declared else { throw unusable("inflates to \(inflated) bytes, not the \(declared) its header declares") }
+        guard crc == entry.checksum else { throw unusable("does not match its CRC") }
+    }
+
+    /// Thrown from inside the inflation to stop it at the declared size.
+    private struct Overrun: Error {}
+
+    /// An error of the consumer's, carried out of the inflation as it was.
+    private struct ConsumerFailure: Error {
+        var error: Error
+    }
+}
