@@ -5,7 +5,7 @@ TOOLS   := atl-import atl-query atl-export atl-classify
 DEMO    := $(CURDIR)/.atelier-demo
 DEBUG_BIN = $(CURDIR)/.build/debug
 
-.PHONY: help deps build release demo test docs install uninstall bench clean
+.PHONY: help deps build release demo test docs install uninstall bench fuzz clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -52,6 +52,10 @@ uninstall: ## remove what `make install` put under PREFIX
 
 bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/catalog.sh
+
+FUZZ_SECONDS ?= 300
+fuzz: ## libFuzzer on the JSON, CSV and EXIF parsers, FUZZ_SECONDS (default 300) each; corpora in fuzz/corpus
+	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS)
 
 clean: ## remove build products and the demo catalog
 	rm -rf .build $(DEMO)
