@@ -35,6 +35,9 @@ public struct ClassifyCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("What to say about each photo.", valueName: "task"))
     var task: Task
 
+    @Option(name: .long, help: ArgumentHelp("Name this garment in every record printed, so that 'atl-import' attaches the reading to it.", valueName: "id"))
+    var garment: String?
+
     @Flag(name: .long, help: "Report photos that cannot be read on stderr and go on.")
     var skipInvalid = false
 
@@ -48,12 +51,13 @@ public struct ClassifyCommand: ParsableCommand {
 
     public func validate() throws {
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
+        if let garment, !(garment.hasPrefix("g_") && garment.count > 2) { throw ValidationError("--garment takes a garment id (g_…)") }
     }
 
     public func run() throws {
         let out = RecordOutput(lineBuffered: output.lineBuffered)
         do {
-            let classifier = PhotoClassifier(task: task.photoTask, skipInvalid: skipInvalid, maxPixels: maxPixels, progress: progress.progress)
+            let classifier = PhotoClassifier(task: task.photoTask, garment: garment, skipInvalid: skipInvalid, maxPixels: maxPixels, progress: progress.progress)
             if photos.isEmpty {
                 if isatty(0) == 1 {
                     throw ToolFailure("atl-classify reads photos named as arguments, or image records on standard input; try: atl-query images | atl-classify --task \(task.rawValue)", .usage)

@@ -134,7 +134,8 @@ public struct ImportCommand: ParsableCommand {
             importer.onSkipped = { Diagnostics.warn("\($0.description) (skipped)") }
             importer.onProgress = { done in
                 guard bar.isActive else { return }
-                let fraction = totalBytes.flatMap { t in bytesRead.map { t > 0 ? Double($0()) / Double(t) : 1 } }
+                let read = importer.bytesDone ?? bytesRead
+                let fraction = totalBytes.flatMap { t in read.map { t > 0 ? Double($0()) / Double(t) : 1 } }
                 bar.update(done: done, fraction: fraction)
             }
             let summary: RecordImporter.Summary

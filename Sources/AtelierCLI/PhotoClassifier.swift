@@ -20,6 +20,8 @@ protocol PhotoTask: Sendable {
 /// Memory stays bounded by the batch, whatever the number of photos.
 struct PhotoClassifier {
     let task: any PhotoTask
+    /// Set as `garment` on every record printed (`--garment`).
+    let garment: String?
     let skipInvalid: Bool
     let maxPixels: Int
     let progress: ProgressMode
@@ -95,7 +97,9 @@ struct PhotoClassifier {
                 try line.withUnsafeBytes { try out.writeLine($0) }
             case .photo:
                 switch results.get(index)! {
-                case .success(let record): try out.write(record)
+                case .success(var record):
+                    if let garment { record["garment"] = .string(garment) }
+                    try out.write(record)
                 case .failure(let failure):
                     guard skipInvalid else { throw failure }
                     Diagnostics.warn("\(failure.message) (skipped)")

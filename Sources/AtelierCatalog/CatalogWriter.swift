@@ -110,6 +110,7 @@ public final class CatalogWriter {
             case "model": return [try upsertOrDelete(Tables.models, input, op, prepared: prepared)]
             case "wear": return [try logWear(input, op)]
             case "care": return [try attachCare(input)]
+            case "color": return [try attachColor(input)]
             default: return [input]
             }
         } catch let error as DatabaseError {
@@ -349,18 +350,33 @@ public final class CatalogWriter {
         return table.schema.type == "image" && !restoring ? store.resolving(record) : record
     }
 
-    // MARK: - Care readings
+    // MARK: - Readings from photos
+
+    /// The garment a reading names, or the garment of the image it was read from.
+    private func garment(of reading: JSONObject, what: String) throws -> String {
+        if let garment = reading["garment"]?.string { return garment }
+        if case .string(let image)? = reading["image"],
+           let garment = try String.fetchOne(db, sql: "SELECT garment_id FROM images WHERE id = ?", arguments: [image]) {
+            return garment
+        }
+        throw FieldError("this \(what) record names no garment; run 'atl-classify --task \(what) --garment ID' or add \"garment\"")
+    }
+
+    /// A colour reading sets the garment's `color` and `colorName` to its primary colour.
+    private func attachColor(_ input: JSONObject) throws -> JSONObject {
+        let reading = try Schemas.color.validate(input)
+        let garment = try garment(of: reading, what: "color")
+        guard case .string(let hex)? = reading["color"] else { throw FieldError("a color record needs \"color\" (the primary colour, #rrggbb)") }
+        try db.execute(sql: "UPDATE garments SET color = ?, color_name = ?, updated_at = ? WHERE id = ?",
+                       arguments: [hex, reading["colorName"]?.string, now, garment])
+        guard db.changesCount > 0 else { throw FieldError("no garment \(garment) in the catalog") }
+        return try fetch(Tables.garments, id: garment)
+    }
 
     /// A care reading sets the care symbols of its garment (named, or found through its image).
     private func attachCare(_ input: JSONObject) throws -> JSONObject {
         let record = try Schemas.care.validate(input)
-        var garment = record["garment"]?.string
-        if garment == nil, case .string(let image)? = record["image"] {
-            garment = try String.fetchOne(db, sql: "SELECT garment_id FROM images WHERE id = ?", arguments: [image])
-        }
-        guard let garment else {
-            throw FieldError("this care record names no garment; run 'atl-classify --task care --garment ID' or add \"garment\"")
-        }
+        let garment = try garment(of: record, what: "care")
         var codes: [JSONValue] = []
         for case .object(let reading) in record["symbols"]?.array ?? [] {
             if let code = reading["code"], !codes.contains(code) { codes.append(code) }

@@ -17,7 +17,8 @@ final class ParsingPipeline: @unchecked Sendable {
     }
 
     private enum Message {
-        case batch([Item])
+        /// Records, and how many bytes of input had been read when they were sent.
+        case batch([Item], bytesRead: Int)
         case end(InputError?)
     }
 
@@ -46,7 +47,7 @@ final class ParsingPipeline: @unchecked Sendable {
                     if stopped.isSet { throw InputError(.io, source: source, line: number, message: "stopped") }
                     batch.append(Self.prepare(line, number, source: source))
                     if batch.count == Self.batchSize {
-                        send(.batch(batch))
+                        send(.batch(batch, bytesRead: reader.bytesRead))
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
@@ -55,11 +56,15 @@ final class ParsingPipeline: @unchecked Sendable {
                 case .input(let e), .body(let e): failure = e
                 }
             }
-            if !batch.isEmpty { send(.batch(batch)) }
+            if !batch.isEmpty { send(.batch(batch, bytesRead: reader.bytesRead)) }
             send(.end(stopped.isSet ? nil : failure))
             done.signal()
         }
     }
+
+    /// Input bytes behind the batches handed out so far (the reader itself belongs to the
+    /// reading thread until `finish`).
+    private(set) var bytesDelivered = 0
 
     /// The next batch, nil at the end; throws what went wrong reading the input.
     func next() throws(InputError) -> [Item]? {
@@ -68,7 +73,9 @@ final class ParsingPipeline: @unchecked Sendable {
         let message = lock.withLock { queue.removeFirst() }
         spaces.signal()
         switch message {
-        case .batch(let items): return items
+        case .batch(let items, let bytesRead):
+            bytesDelivered = bytesRead
+            return items
         case .end(let failure):
             ended = true
             if let failure { throw failure }

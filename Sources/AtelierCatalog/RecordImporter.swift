@@ -31,6 +31,9 @@ public final class RecordImporter {
     public var onSkipped: (InputError) -> Void = { _ in }
     /// Receives the number of records done so far (throttling is the receiver's business).
     public var onProgress: (Int) -> Void = { _ in }
+    /// While lines are imported: how many input bytes the records done so far came from, for
+    /// a progress fraction (safe to call from `onProgress`).
+    public private(set) var bytesDone: (() -> Int)?
 
     public init(catalog: Catalog, options: Options) {
         self.catalog = catalog
@@ -40,7 +43,11 @@ public final class RecordImporter {
     /// Imports the NDJSON lines `reader` yields, parsing and checking them on a second core.
     public func importLines(from reader: LineReader) throws -> Summary {
         let pipeline = ParsingPipeline(reader: reader)
-        defer { pipeline.finish() }
+        bytesDone = { pipeline.bytesDelivered }
+        defer {
+            pipeline.finish()
+            bytesDone = nil
+        }
         return try run(source: reader.source) { handle in
             while let batch = try pipeline.next() {
                 for item in batch { try handle(item) }

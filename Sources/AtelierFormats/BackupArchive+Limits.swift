@@ -25,12 +25,11 @@ extension BackupArchive.Reader {
     /// can lie. At the end the member must be exactly its declared size and match its CRC.
     static func inflate(_ entry: Entry, of archive: Archive, name: String, limit: Int64,
                         _ consume: (Data) throws -> Void) throws {
-        func unusable(_ reason: String) -> BackupArchive.Failure {
-            BackupArchive.Failure("\(name) \(reason): this is not a usable Atelier backup")
-        }
+        // Plain reasons, like the reader's others: the caller says the backup is unusable.
+        func failure(_ reason: String) -> BackupArchive.Failure { BackupArchive.Failure("\(name) \(reason)") }
         let declared = entry.uncompressedSize
         guard declared <= UInt64(limit) else {
-            throw unusable("would inflate to \(declared) bytes, more than the \(limit) a backup member may hold")
+            throw failure("would inflate to \(declared) bytes, over the \(limit)-byte limit for a backup member")
         }
         var inflated: UInt64 = 0
         let crc: CRC32
@@ -41,14 +40,14 @@ extension BackupArchive.Reader {
                 do { try consume(chunk) } catch { throw ConsumerFailure(error: error) }
             }
         } catch is Overrun {
-            throw unusable("inflates past the \(declared) bytes its header declares")
-        } catch let failure as ConsumerFailure {
-            throw failure.error  // writing it out failed: not the archive's fault
+            throw failure("inflates past the \(declared) bytes its header declares")
+        } catch let carried as ConsumerFailure {
+            throw carried.error  // writing it out failed: not the archive's fault
         } catch {
-            throw unusable("is damaged (\(error))")
+            throw failure("is damaged (\(error))")
         }
-        guard inflated == declared else { throw unusable("inflates to \(inflated) bytes, not the \(declared) its header declares") }
-        guard crc == entry.checksum else { throw unusable("does not match its CRC") }
+        guard inflated == declared else { throw failure("inflates to \(inflated) bytes, not the \(declared) its header declares") }
+        guard crc == entry.checksum else { throw failure("does not match its CRC") }
     }
 
     /// Thrown from inside the inflation to stop it at the declared size.

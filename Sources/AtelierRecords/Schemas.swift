@@ -86,6 +86,18 @@ public enum Schemas {
         FieldSpec("createdAt", .instant, column: "created_at"),
     ])
 
+    /// The colours read from a garment's photo (`atl-classify --task color`); importing one sets
+    /// the garment's `color` and `colorName` to its primary colour.
+    public static let color = RecordSchema(type: "color", idPrefix: nil, fields: [
+        FieldSpec("path", .text),
+        FieldSpec("image", .imageID),
+        FieldSpec("garment", .id(prefix: "g")),
+        FieldSpec("color", .hexColor),
+        FieldSpec("colorName", .text),
+        FieldSpec("colorGroup", .word(Domain.colorGroup)),
+        FieldSpec("colors", .any),
+    ])
+
     /// Care symbols read from a label photo; importing one sets the garment's `care`.
     public static let care = RecordSchema(type: "care", idPrefix: nil, fields: [
         FieldSpec("path", .text),
@@ -112,5 +124,5 @@ public enum Schemas {
 
     /// Every record type the protocol defines, by its `type` name.
     public static let byType: [String: RecordSchema] = Dictionary(
-        uniqueKeysWithValues: [garment, outfit, wear, laundry, image, care, model].map { ($0.type, $0) })
+        uniqueKeysWithValues: [garment, outfit, wear, laundry, image, care, color, model].map { ($0.type, $0) })
 }
