@@ -54,8 +54,8 @@ bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see b
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/catalog.sh
 
 FUZZ_SECONDS ?= 300
-fuzz: ## libFuzzer on the JSON, CSV and EXIF parsers, FUZZ_SECONDS (default 300) each; corpora in fuzz/corpus
-	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS)
+fuzz: ## libFuzzer on the JSON, CSV, EXIF and image parsers, FUZZ_SECONDS (default 300) each; seeds in fuzz/corpus
+	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS) && fuzz/run.sh image $(FUZZ_SECONDS)
 
 clean: ## remove build products and the demo catalog
 	rm -rf .build $(DEMO)

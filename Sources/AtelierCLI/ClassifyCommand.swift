@@ -7,7 +7,7 @@ import Foundation
 public struct ClassifyCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "atl-classify",
-        abstract: "Look at photos and say what is in them: perceptual hashes (photo quality, colours and care labels are coming).",
+        abstract: "Look at photos and say what is in them: perceptual hashes, photo quality, garment colours (care labels are coming).",
         discussion: """
             Reads photos named as arguments (files, or directories searched for JPEG and PNG), or \
             image and capture records on standard input (their "path" is read); other records pass \
@@ -16,6 +16,18 @@ public struct ClassifyCommand: ParsableCommand {
             --task hash adds a 64-bit pHash and dHash to each image record (as Python's imagehash \
             computes them), for 'atl-query - duplicates'; piped into atl-import, the catalog keeps them.
 
+            --task quality prints a quality record per photo, as a photo coach would: scores from 0 \
+            to 1 for exposure, sharpness, noise, framing and colour cast, the measures behind them \
+            (clipped highlights, mean level, sharpness, noise sigma, how much of the frame the \
+            garment fills and whether it is cut off), a verdict (good, fair or poor) and advice a \
+            person can act on. Capture photos for reconstruction are checked the same way.
+
+            --task color prints a color record per photo: the garment's dominant colours (the plain \
+            backdrop left out) as hex, a colour name, their share and the laundry colour group \
+            (whites, darks, pastels, vibrant), the largest first as color, colorName and colorGroup. \
+            Piped into atl-import with a garment (--garment, or the photo's own), it sets the \
+            garment's colour.
+
             A photo that cannot be read stops the run with exit 65 and a message naming it, unless \
             --skip-invalid reports it and goes on.
 
@@ -23,10 +35,12 @@ public struct ClassifyCommand: ParsableCommand {
               atl-query images | atl-classify --task hash | atl-import
               atl-query images | atl-classify --task hash | atl-query - duplicates
               atl-classify --task hash photo.jpg
+              atl-classify --task quality photos | jq -r 'select(.verdict != "good") | "\\(.path): \\(.advice | join("; "))"'
+              atl-classify --task color photo.jpg --garment "$(atl-query garments --limit 1 --fields id | jq -r .id)" | atl-import
             """,
         version: AtelierVersion.string)
 
-    public enum Task: String, ExpressibleByArgument, CaseIterable, Sendable { case hash }
+    public enum Task: String, ExpressibleByArgument, CaseIterable, Sendable { case hash, quality, color }
 
     @Argument(help: ArgumentHelp("Photos or directories of them (default: records on standard input).", valueName: "photo"),
               completion: .file(extensions: ["jpg", "jpeg", "png"]))
@@ -77,6 +91,8 @@ extension ClassifyCommand.Task {
     var photoTask: any PhotoTask {
         switch self {
         case .hash: return HashTask()
+        case .quality: return QualityTask()
+        case .color: return ColorTask()
         }
     }
 }

@@ -136,15 +136,3 @@ struct PhotoClassifier {
         func get(_ index: Int) -> Result<JSONObject, ToolFailure>? { lock.withLock { slots[index] } }
     }
 }
-
-/// `--task hash`: pHash and dHash added to the image record.
-struct HashTask: PhotoTask {
-    var minimumSide: Int? { PhotoPreparation.thumbnailSide }
-
-    func classify(_ photo: ImageDecoder.Decoded, input: JSONObject) throws -> JSONObject {
-        var record = input
-        record["phash"] = .string(PerceptualHash.hex(PerceptualHash.pHash(photo.image)))
-        record["dhash"] = .string(PerceptualHash.hex(PerceptualHash.dHash(photo.image)))
-        return record
-    }
-}

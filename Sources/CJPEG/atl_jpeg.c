@@ -15,9 +15,19 @@ struct atl_error_manager {
     char message[JMSG_LENGTH_MAX];
 };
 
+/// Scans a file may have before it is refused. A progressive scan can cover the whole image in
+/// a few bytes (an EOB run, or arithmetic coding) and may repeat, so a small file of thousands
+/// of scans keeps libjpeg busy for minutes while being valid JPEG: a 60 kB file of 3,300 scans
+/// over 100 megapixels takes a minute. This is issue LJT-01-003 of libjpeg-turbo's "Two Issues
+/// with the JPEG Standard", which its maintainer answers with a limit set in a progress monitor.
+/// Encoders write a few dozen scans at most; 500 is the limit libjpeg-turbo's own fuzzers set
+/// (TJPARAM_SCANLIMIT).
+#define ATL_JPEG_MAX_SCANS 500
+
 struct atl_jpeg_decoder {
     struct jpeg_decompress_struct info;
     struct atl_error_manager error;
+    struct jpeg_progress_mgr progress;
     int started;
     int output_components;
     int cmyk;
@@ -49,6 +59,14 @@ static void atl_emit_message(j_common_ptr cinfo, int level) {
 }
 
 static void atl_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+/// libjpeg calls this for every row of MCUs it reads, so a flood of scans stops as it starts.
+static void atl_progress_monitor(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor || ((j_decompress_ptr)cinfo)->input_scan_number <= ATL_JPEG_MAX_SCANS) return;
+    struct atl_error_manager *error = (struct atl_error_manager *)cinfo->err;
+    snprintf(error->message, sizeof error->message, "more than %d scans", ATL_JPEG_MAX_SCANS);
+    longjmp(error->jump, 1);
+}
 
 static void atl_init_errors(struct atl_error_manager *error) {
     jpeg_std_error(&error->base);
@@ -84,6 +102,8 @@ atl_jpeg_decoder *atl_jpeg_open(const uint8_t *data, size_t size, atl_jpeg_info 
         return NULL;
     }
     jpeg_create_decompress(&decoder->info);
+    decoder->progress.progress_monitor = atl_progress_monitor;
+    decoder->info.progress = &decoder->progress;
     jpeg_mem_src(&decoder->info, data, (unsigned long)size);
     jpeg_read_header(&decoder->info, TRUE);
     info->width = (int)decoder->info.image_width;

@@ -108,6 +108,28 @@ final class CodecTests: XCTestCase {
         XCTAssertEqual(pngError(hugePNG), .tooLarge(width: 60000, height: 60000, limit: Image.defaultMaxPixels))
     }
 
+    /// A progressive scan covers the whole image in a few bytes and may be repeated, so a 60 kB
+    /// JPEG of 3,300 scans over 100 megapixels kept libjpeg busy for a minute (libjpeg-turbo's
+    /// LJT-01-003; found fuzzing the decoders). Past 500 scans a file is refused.
+    func testJPEGOfThousandsOfScansIsRefusedInsteadOfDecodingForMinutes() throws {
+        // 8×8 grey, progressive, arithmetic-coded: a DC scan, then AC scans (1–63), none with data.
+        let head: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)
+            + [0xFF, 0xCA, 0x00, 0x0B, 0x08, 0x00, 0x08, 0x00, 0x08, 0x01, 0x01, 0x11, 0x00]
+            + [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00]
+        let acScan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x3F, 0x00]
+        func jpeg(scans: Int) -> [UInt8] { head + Array(repeating: acScan, count: scans - 1).joined() + [0xFF, 0xD9] }
+
+        let atLimit = try jpeg(scans: 500).withUnsafeBytes { try ImageDecoder.decode($0, channels: 1) }
+        XCTAssertEqual(atLimit.image, Image(width: 8, height: 8, channels: 1, value: 128))
+        for scans in [501, 3000] {
+            let bytes = jpeg(scans: scans)
+            XCTAssertThrowsError(try bytes.withUnsafeBytes { try ImageDecoder.decode($0, minimumSide: 1) }, "\(scans) scans") {
+                XCTAssertEqual($0 as? ImagingError, .corrupt("more than 500 scans"))
+            }
+            XCTAssertEqual(try bytes.withUnsafeBytes { try JPEG.header($0) }, JPEG.Header(width: 8, height: 8, components: 1, progressive: true))
+        }
+    }
+
     func testDCTScaleIsTheSmallestThatKeepsTheSideAsked() {
         let header = JPEG.Header(width: 4000, height: 3000, components: 3, progressive: false)
         XCTAssertEqual(JPEG.scaleDenominator(for: header, minimumSide: 256), 8)

@@ -126,4 +126,59 @@ final class PhotoTests: XCTestCase {
         XCTAssertEqual(head.status, 0)
         XCTAssertEqual(head.err, "")
     }
+
+    func testColourReadingsSetTheGarmentsColour() throws {
+        try sh.run("atl-import --sample > /dev/null")
+        let garment = try sh.run("atl-query garments --limit 1 --fields id | jq -r .id").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        // garment-1 is drawn in #6f8b20 on a plain backdrop (make_photos.py, seed 101).
+        let reading = try sh.run("atl-classify --task color wardrobe/garment-1.jpg --garment \(garment)")
+        XCTAssertEqual(reading.status, 0, reading.err)
+        let record = try XCTUnwrap(Shell.records(reading).first)
+        XCTAssertEqual(record["type"] as? String, "color")
+        XCTAssertEqual(record["colorName"] as? String, "olive")
+        XCTAssertEqual(record["backdropExcluded"] as? Bool, true)
+        let hex = try XCTUnwrap(record["color"] as? String)
+        let rgb = stride(from: 1, to: 7, by: 2).map { Int(hex.dropFirst($0).prefix(2), radix: 16)! }
+        XCTAssertLessThan(zip(rgb, [0x6f, 0x8b, 0x20]).map { abs($0 - $1) }.max()!, 8, hex)
+        let stored = try sh.run("atl-classify --task color wardrobe/garment-1.jpg --garment \(garment) | atl-import | jq -c '[.id, .color, .colorName]'")
+        XCTAssertEqual(stored.out, "[\"\(garment)\",\"\(hex)\",\"olive\"]\n", stored.err)
+        // Through the catalog: a photo attached to a garment carries its garment to the reading.
+        try sh.run("atl-import --images wardrobe/garment-2.jpg --garment \(garment) > /dev/null")
+        let viaImage = try sh.run("atl-query images | atl-classify --task color | atl-import | jq -r .colorName")
+        XCTAssertEqual(viaImage.out, "sky blue\n", viaImage.err)
+        let nameless = try sh.run("atl-classify --task color wardrobe/garment-3.jpg | atl-import")
+        XCTAssertEqual(nameless.status, 65)
+        XCTAssertTrue(nameless.err.contains("this color record names no garment"), nameless.err)
+    }
+
+    func testQualityAdviceFollowsWhatIsWrongWithThePhoto() throws {
+        // A clean photo and three spoilt copies of it, made with Pillow.
+        try sh.run(#"""
+            python3 -c "
+            from PIL import Image, ImageDraw, ImageFilter, ImageEnhance
+            im = Image.new('RGB', (768, 512), (236, 236, 236))
+            d = ImageDraw.Draw(im)
+            d.polygon([(280, 90), (490, 90), (520, 440), (250, 440)], fill=(40, 70, 150))
+            for y in range(100, 430, 14): d.line([(270, y), (500, y)], fill=(230, 200, 40), width=4)
+            im.save('clean.jpg', quality=92)
+            im.filter(ImageFilter.GaussianBlur(6)).save('blurry.jpg', quality=92)
+            ImageEnhance.Brightness(im).enhance(0.25).save('dark.jpg', quality=92)
+            small = Image.new('RGB', (768, 512), (236, 236, 236)); small.paste(im.resize((154, 102)), (307, 205)); small.save('far.jpg', quality=92)
+            "
+            """#)
+        let result = try sh.run("atl-classify --task quality clean.jpg blurry.jpg dark.jpg far.jpg")
+        XCTAssertEqual(result.status, 0, result.err)
+        let records = Dictionary(uniqueKeysWithValues: Shell.records(result).map { ($0["path"] as! String, $0) })
+        func score(_ photo: String, _ name: String) -> Double { ((records[photo]?["scores"] as? [String: Any])?[name] as? Double) ?? -1 }
+        func advice(_ photo: String) -> String { ((records[photo]?["advice"] as? [String]) ?? []).joined(separator: " | ") }
+        XCTAssertEqual(records["clean.jpg"]?["verdict"] as? String, "good", advice("clean.jpg"))
+        XCTAssertEqual(advice("clean.jpg"), "")
+        XCTAssertLessThan(score("blurry.jpg", "sharpness"), score("clean.jpg", "sharpness"))
+        XCTAssertTrue(advice("blurry.jpg").contains("blurry"), advice("blurry.jpg"))
+        XCTAssertLessThan(score("dark.jpg", "exposure"), score("clean.jpg", "exposure"))
+        XCTAssertTrue(advice("dark.jpg").contains("dark") || advice("dark.jpg").contains("exposure"), advice("dark.jpg"))
+        XCTAssertLessThan(score("far.jpg", "framing"), score("clean.jpg", "framing"))
+        XCTAssertTrue(advice("far.jpg").contains("move closer"), advice("far.jpg"))
+        XCTAssertEqual(records["far.jpg"]?["type"] as? String, "quality")
+    }
 }

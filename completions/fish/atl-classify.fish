@@ -78,7 +78,7 @@ end
 
 complete -c 'atl-classify' -f
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_positional "atl-classify" -ge 1' -fa '(set -l exts \'jpg\' \'jpeg\' \'png\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" task' -l 'task' -d 'What to say about each photo.' -rfka 'hash'
+complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" task' -l 'task' -d 'What to say about each photo.' -rfka 'hash quality color'
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" garment' -l 'garment' -d 'Name this garment in every record printed, so that \'atl-import\' attaches the reading to it.' -rfka ''
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" skip-invalid' -l 'skip-invalid' -d 'Report photos that cannot be read on stderr and go on.'
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" max-pixels' -l 'max-pixels' -d 'Refuse photos of more pixels than this (a bound on memory).' -rfka ''
