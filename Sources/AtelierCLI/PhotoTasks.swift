@@ -52,6 +52,7 @@ struct QualityTask: PhotoTask {
             "crushedShadows": rounded(quality.crushedShadowsFraction, 10000),
             "meanLuma": rounded(quality.meanLuma, 10),
             "sharpness": rounded(quality.normalisedLaplacianVariance),
+            "blurRadiusPixels": rounded(quality.blurRadiusPixels, 100),
             "noiseSigma": rounded(quality.noiseSigma, 100),
             "subjectFound": .bool(quality.subjectFound),
         ]

@@ -27,17 +27,28 @@ struct BackdropModel {
         self.width = width
         self.height = height
         let band = max(1, min(width, height) / 40)
-        var positions: [(x: Int, y: Int)] = []
-        var colours: [SIMD3<Double>] = []
+        var us: [Double] = [], vs: [Double] = [], colours: [SIMD3<Double>] = []
+        var channelCounts = [Int](repeating: 0, count: 3 * 256)
         for y in 0 ..< height {
             for x in 0 ..< width where x < band || x >= width - band || y < band || y >= height - band {
                 let i = 3 * (y * width + x)
-                positions.append((x, y))
+                let (u, v) = Self.coordinates(x, y, width, height)
+                us.append(u)
+                vs.append(v)
                 colours.append(SIMD3(Double(cells[i]), Double(cells[i + 1]), Double(cells[i + 2])))
+                for c in 0 ..< 3 { channelCounts[c * 256 + Int(cells[i + c])] += 1 }
             }
         }
         guard colours.count >= 16 else { return nil }
-        constant = SIMD3(Self.median(colours.map(\.x)), Self.median(colours.map(\.y)), Self.median(colours.map(\.z)))
+        func channelMedian(_ c: Int) -> Double {
+            var seen = 0
+            for value in 0 ..< 256 {
+                seen += channelCounts[c * 256 + value]
+                if 2 * seen > colours.count { return Double(value) }
+            }
+            return 255
+        }
+        constant = SIMD3(channelMedian(0), channelMedian(1), channelMedian(2))
         alongX = .zero
         alongY = .zero
         inlierFraction = 0
@@ -46,21 +57,25 @@ struct BackdropModel {
         var distances = [Double](repeating: 0, count: colours.count)
         var inliers = [Bool](repeating: true, count: colours.count)
         for round in 0 ... 4 {
-            for i in colours.indices { distances[i] = distance(colours[i], x: positions[i].x, y: positions[i].y) }
-            let cut = max(SubjectMask.minimumThreshold, 3 * Self.median(distances))
+            for i in colours.indices { distances[i] = Self.distance(colours[i], colour(u: us[i], v: vs[i])) }
+            let cut = max(SubjectMask.minimumThreshold, 3 * Self.quantile(distances, 0.5))
             for i in colours.indices { inliers[i] = distances[i] <= cut }
             if round == 4 { break }
-            fit(positions, colours, inliers)
+            fit(us, vs, colours, inliers)
         }
-        let accepted = distances.indices.filter { inliers[$0] }.map { distances[$0] }.sorted()
+        let accepted = distances.indices.filter { inliers[$0] }.map { distances[$0] }
         inlierFraction = Double(accepted.count) / Double(colours.count)
-        spread = accepted.isEmpty ? .infinity : accepted[min(accepted.count - 1, accepted.count * 95 / 100)]
+        spread = accepted.isEmpty ? .infinity : Self.quantile(accepted, 0.95)
     }
 
     /// The backdrop's colour at cell (x, y).
     func colour(x: Int, y: Int) -> SIMD3<Double> {
-        let (u, v) = coordinates(x, y)
-        return constant + alongX * u + alongY * v
+        let (u, v) = Self.coordinates(x, y, width, height)
+        return colour(u: u, v: v)
+    }
+
+    private func colour(u: Double, v: Double) -> SIMD3<Double> {
+        constant + alongX * u + alongY * v
     }
 
     /// How far `colour` is from the backdrop at cell (x, y).
@@ -78,18 +93,18 @@ struct BackdropModel {
     }
 
     /// Cell centres mapped to −1…1 across the frame.
-    private func coordinates(_ x: Int, _ y: Int) -> (Double, Double) {
+    private static func coordinates(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> (Double, Double) {
         ((Double(x) + 0.5) / Double(width) * 2 - 1, (Double(y) + 0.5) / Double(height) * 2 - 1)
     }
 
     /// Least squares over the inliers: the normal equations of [1 u v] shared by the three
     /// channels, solved by the adjugate; a constant (their mean) when the positions are
     /// degenerate.
-    private mutating func fit(_ positions: [(x: Int, y: Int)], _ colours: [SIMD3<Double>], _ inliers: [Bool]) {
+    private mutating func fit(_ us: [Double], _ vs: [Double], _ colours: [SIMD3<Double>], _ inliers: [Bool]) {
         var s = 0.0, su = 0.0, sv = 0.0, suu = 0.0, suv = 0.0, svv = 0.0
         var c = SIMD3<Double>.zero, cu = SIMD3<Double>.zero, cv = SIMD3<Double>.zero
         for i in colours.indices where inliers[i] {
-            let (u, v) = coordinates(positions[i].x, positions[i].y)
+            let (u, v) = (us[i], vs[i])
             s += 1; su += u; sv += v; suu += u * u; suv += u * v; svv += v * v
             c += colours[i]; cu += colours[i] * u; cv += colours[i] * v
         }
@@ -107,8 +122,18 @@ struct BackdropModel {
         alongY = (c * a02 + cu * a12 + cv * a22) / determinant
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
+    /// The `q` quantile of non-negative `values` to half a level (the upper edge of its bin of
+    /// a histogram; values past 1024 share the last bin), without sorting.
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
+        let bins = 2048
+        var counts = [Int](repeating: 0, count: bins)
+        for value in values { counts[min(bins - 1, Int(max(0, value) * 2))] += 1 }
+        let wanted = max(1, Int((q * Double(values.count)).rounded(.up)))
+        var seen = 0
+        for bin in 0 ..< bins {
+            seen += counts[bin]
+            if seen >= wanted { return Double(bin + 1) / 2 }
+        }
+        return Double(bins) / 2
     }
 }

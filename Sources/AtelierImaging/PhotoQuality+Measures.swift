@@ -159,10 +159,11 @@ extension PhotoQuality {
         return (variance, energy, energy >= 1 ? variance / energy : 0)
     }
 
-    /// Runs `body` on consecutive bands of `rows` rows (at least 32 rows each) across the
-    /// cores and returns each band's result, in order.
-    static func inBands<T>(rows: Int, initial: T, _ body: @Sendable (Range<Int>) -> T) -> [T] {
-        let count = max(1, min(8, rows / 32))
+    /// Runs `body` on up to 8 consecutive bands of `rows` rows (at least `minimumRows` each)
+    /// across the cores and returns each band's result, in order. More bands than cores even
+    /// out a core that another process is holding.
+    static func inBands<T>(rows: Int, minimumRows: Int = 32, initial: T, _ body: @Sendable (Range<Int>) -> T) -> [T] {
+        let count = max(1, min(8, rows / minimumRows))
         var results = [T](repeating: initial, count: count)
         results.withUnsafeMutableBufferPointer { buffer in
             let shared = SharedPointer(base: buffer.baseAddress!)

@@ -129,8 +129,8 @@ public struct PhotoQuality: Sendable, Equatable {
     public var castYellowBlue: Double
 
     /// Measures an upright photo (RGB; grey or RGBA are converted), ideally decoded with its
-    /// shorter side at least `workingSide`. About 5 ms for a 12-megapixel photo decoded at 1/4
-    /// (1000×750) on two cores.
+    /// shorter side at least `workingSide`. About 7–8 ms for a 12-megapixel photo decoded at 1/4
+    /// (1000×750) on two cores, 3 of them shrinking the luma; the decode itself takes twice that.
     ///
     /// Exposure and framing are fractions, the same at any size, so they are measured on the
     /// pixels given (framing on cells of them); only the luma plane is shrunk to the working

@@ -99,28 +99,34 @@ struct SubjectMask {
                y: max(0, (minY - 1) * scale) ..< min(imageHeight, (maxY + 2) * scale))
     }
 
-    /// RGB means of `scale`×`scale` blocks (the right and bottom remainders are dropped).
+    /// RGB means of `scale`×`scale` blocks (the right and bottom remainders are dropped), bands
+    /// of cell rows spread over the cores.
     static func cellMeans(_ image: Image, scale: Int, width: Int, height: Int) -> [UInt8] {
         var cells = [UInt8](repeating: 0, count: width * height * 3)
-        var sums = [Int](repeating: 0, count: width * 3)
+        guard !cells.isEmpty else { return cells }
         let area = scale * scale, stride = image.width * 3
-        image.pixels.withUnsafeBufferPointer { source in
-            cells.withUnsafeMutableBufferPointer { target in
-                sums.withUnsafeMutableBufferPointer { sum in
-                    for cellY in 0 ..< height {
-                        for i in 0 ..< sum.count { sum[i] = 0 }
-                        for y in cellY &* scale ..< cellY &* scale &+ scale {
-                            var p = y &* stride
-                            for cellX in 0 ..< width {
-                                let s = cellX &* 3
-                                for _ in 0 ..< scale {
-                                    sum[s] &+= Int(source[p]); sum[s &+ 1] &+= Int(source[p &+ 1]); sum[s &+ 2] &+= Int(source[p &+ 2])
-                                    p &+= 3
+        image.pixels.withUnsafeBufferPointer { sourceBuffer in
+            cells.withUnsafeMutableBufferPointer { targetBuffer in
+                let source = SharedBuffer(buffer: sourceBuffer), target = SharedPointer(base: targetBuffer.baseAddress!)
+                _ = PhotoQuality.inBands(rows: height, minimumRows: 8, initial: ()) { rows in
+                    let pixels = source.buffer.baseAddress!
+                    var sums = [Int](repeating: 0, count: width * 3)
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        for cellY in rows {
+                            for i in 0 ..< sum.count { sum[i] = 0 }
+                            for y in cellY &* scale ..< cellY &* scale &+ scale {
+                                var p = pixels + y &* stride
+                                for cellX in 0 ..< width {
+                                    let s = cellX &* 3
+                                    for _ in 0 ..< scale {
+                                        sum[s] &+= Int(p[0]); sum[s &+ 1] &+= Int(p[1]); sum[s &+ 2] &+= Int(p[2])
+                                        p += 3
+                                    }
                                 }
                             }
+                            let row = target.base + cellY &* width &* 3
+                            for i in 0 ..< sum.count { row[i] = UInt8(truncatingIfNeeded: (sum[i] &+ area / 2) / area) }
                         }
-                        let row = cellY &* width &* 3
-                        for i in 0 ..< sum.count { target[row &+ i] = UInt8(truncatingIfNeeded: (sum[i] &+ area / 2) / area) }
                     }
                 }
             }
