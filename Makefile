@@ -38,9 +38,9 @@ install: release ## install tools, man pages and completions under PREFIX
 	for t in $(TOOLS); do \
 	  install -m 755 .build/release/$$t $(DESTDIR)$(PREFIX)/bin/$$t; \
 	  install -m 644 man/$$t.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1; \
-	  install -m 644 completions/bash/$$t $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \
-	  install -m 644 completions/zsh/_$$t $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t; \
-	  install -m 644 completions/fish/$$t.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; \
+	  install -m 644 completions/$$t.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \
+	  install -m 644 completions/_$$t $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t; \
+	  install -m 644 completions/$$t.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; \
 	done
 	install -m 644 man/atelier.7 $(DESTDIR)$(PREFIX)/share/man/man7/atelier.7
 

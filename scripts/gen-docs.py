@@ -5,9 +5,9 @@ Usage: gen-docs.py BIN OUTDIR
 
 For every executable product named in Package.swift whose binary exists in BIN, writes
   OUTDIR/man/<tool>.1                       from `BIN/<tool> --experimental-dump-help`
-  OUTDIR/completions/bash/<tool>            from `BIN/<tool> --generate-completion-script bash`
-  OUTDIR/completions/zsh/_<tool>            ... zsh
-  OUTDIR/completions/fish/<tool>.fish       ... fish
+  OUTDIR/completions/<tool>.bash            from `BIN/<tool> --generate-completion-script bash`
+  OUTDIR/completions/_<tool>                ... zsh (the name zsh wants in site-functions)
+  OUTDIR/completions/<tool>.fish            ... fish
 
 Flags are declared once, with swift-argument-parser; this script only renders what the tools
 say about themselves, so help, man pages and completions cannot drift apart. The output is
@@ -469,9 +469,9 @@ def main(argv):
         version = run(bin_dir / tool, "--version").strip().splitlines()[0]
         write(out_dir / "man" / f"{tool}.1", man_page(tool, infos[tool], version, tools, option_names))
         targets = {
-            "bash": out_dir / "completions" / "bash" / tool,
-            "zsh": out_dir / "completions" / "zsh" / f"_{tool}",
-            "fish": out_dir / "completions" / "fish" / f"{tool}.fish",
+            "bash": out_dir / "completions" / f"{tool}.bash",
+            "zsh": out_dir / "completions" / f"_{tool}",
+            "fish": out_dir / "completions" / f"{tool}.fish",
         }
         for shell, target in targets.items():
             script = run(bin_dir / tool, "--generate-completion-script", shell)
