@@ -181,4 +181,53 @@ final class PhotoTests: XCTestCase {
         XCTAssertTrue(advice("far.jpg").contains("move closer"), advice("far.jpg"))
         XCTAssertEqual(records["far.jpg"]?["type"] as? String, "quality")
     }
+
+    /// Near-duplicates (re-encoded, halved, 5% cropped, brightened) of five distinct garments:
+    /// over every pair, our hashes find them at least as well as imagehash's (F1), and every
+    /// re-encoded and resized copy is found.
+    func testDuplicatePrecisionAndRecallMatchImagehash() throws {
+        let made = try sh.run(#"""
+            mkdir -p pairs && python3 -c "
+            from PIL import Image, ImageEnhance
+            for i in range(5):
+                im = Image.open(f'wardrobe/garment-{i}.' + ('png' if i == 4 else 'jpg')).convert('RGB')
+                w, h = im.size
+                im.save(f'pairs/{i}-original.jpg', quality=92)
+                im.save(f'pairs/{i}-q60.jpg', quality=60)
+                im.resize((w // 2, h // 2), Image.LANCZOS).save(f'pairs/{i}-half.jpg', quality=90)
+                im.crop((w // 20, h // 20, w - w // 20, h - h // 20)).resize((w, h), Image.LANCZOS).save(f'pairs/{i}-crop.jpg', quality=90)
+                ImageEnhance.Brightness(im).enhance(1.2).save(f'pairs/{i}-bright.jpg', quality=90)
+            "
+            """#)
+        XCTAssertEqual(made.status, 0, made.err)
+        let ours = try sh.run("atl-classify --task hash $(ls pairs/*.jpg | sort) | jq -r '[(.path | split(\"/\") | last), .phash] | @tsv'")
+        let theirs = try sh.run("""
+            python3 -c "import sys, imagehash; from PIL import Image
+            for p in sys.argv[1:]: print(p.split('/')[-1], imagehash.phash(Image.open(p)), sep='\t')" $(ls pairs/*.jpg | sort)
+            """)
+        XCTAssertEqual(ours.status, 0, ours.err)
+        XCTAssertEqual(theirs.status, 0, theirs.err)
+        func score(_ lines: [String]) -> (f1: Double, missed: [String]) {
+            let items = lines.map { $0.split(separator: "\t").map(String.init) }.map { (name: $0[0], hash: UInt64($0[1], radix: 16)!) }
+            var (tp, fp, fn) = (0, 0, 0)
+            var missed: [String] = []
+            for a in 0 ..< items.count {
+                for b in a + 1 ..< items.count {
+                    let same = items[a].name.prefix(1) == items[b].name.prefix(1)
+                    let found = (items[a].hash ^ items[b].hash).nonzeroBitCount <= 8
+                    if same && found { tp += 1 } else if found { fp += 1 } else if same {
+                        fn += 1
+                        missed.append(items[a].name + "~" + items[b].name)
+                    }
+                }
+            }
+            return (2 * Double(tp) / Double(2 * tp + fp + fn), missed)
+        }
+        let (ourF1, ourMissed) = score(ours.lines)
+        let (theirF1, _) = score(theirs.lines)
+        XCTAssertEqual(ours.lines.count, 25)
+        XCTAssertGreaterThanOrEqual(ourF1, theirF1, "ours \(ourF1), imagehash \(theirF1)")
+        XCTAssertGreaterThan(ourF1, 0.6)
+        XCTAssertTrue(ourMissed.allSatisfy { $0.contains("crop") || $0.contains("bright") }, "\(ourMissed)")
+    }
 }
