@@ -169,8 +169,9 @@ struct PhotoImport {
             if let iso = exif.isoSpeed { camera["iso"] = .int(Int64(iso)) }
             if !camera.isEmpty { record["camera"] = .object(camera) }
         }
-        record["phash"] = .string(PerceptualHash.hex(PerceptualHash.pHash(photo.preview)))
-        record["dhash"] = .string(PerceptualHash.hex(PerceptualHash.dHash(photo.preview)))
+        let grey = photo.preview.grey()  // once, for both hashes
+        record["phash"] = .string(PerceptualHash.hex(PerceptualHash.pHash(grey)))
+        record["dhash"] = .string(PerceptualHash.hex(PerceptualHash.dHash(grey)))
         record["thumbnail"] = .string(paths.1)
         record["thumbnailSquare"] = .string(paths.2)
         record["source"] = .string(source.hasPrefix("/") ? source : FileManager.default.currentDirectoryPath + "/" + source)

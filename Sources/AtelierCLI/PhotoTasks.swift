@@ -7,8 +7,9 @@ struct HashTask: PhotoTask {
 
     func classify(_ photo: ImageDecoder.Decoded, input: JSONObject) throws -> JSONObject {
         var record = input
-        record["phash"] = .string(PerceptualHash.hex(PerceptualHash.pHash(photo.image)))
-        record["dhash"] = .string(PerceptualHash.hex(PerceptualHash.dHash(photo.image)))
+        let grey = photo.image.grey()  // once, for both hashes
+        record["phash"] = .string(PerceptualHash.hex(PerceptualHash.pHash(grey)))
+        record["dhash"] = .string(PerceptualHash.hex(PerceptualHash.dHash(grey)))
         return record
     }
 }

@@ -92,38 +92,16 @@ extension Image {
         pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
                 kernel.weights.withUnsafeBufferPointer { weightBuffer in
-                    let shared = SharedPointer(base: target.baseAddress!), input = SharedBuffer(buffer: source)
-                    let weights = SharedBuffer(buffer: weightBuffer)
-                    let bands = min(h, 16)
-                    DispatchQueue.concurrentPerform(iterations: bands) { band in
-                        let dst = shared.base, src = input.buffer.baseAddress!, k = weights.buffer.baseAddress!
-                        var accumulator = (Int32(0), Int32(0), Int32(0), Int32(0))
-                        for y in stride(from: band, to: h, by: bands) {
-                            let row = src + y &* w &* c
-                            let outRow = dst + y &* newWidth &* c
-                            for x in 0 ..< newWidth {
-                                let start = kernel.starts[x], count = kernel.counts[x]
-                                let weightsOfX = k + x &* kernel.stride
-                                let half = Int32(1) << (ResampleKernel.precisionBits - 1)
-                                accumulator = (half, half, half, half)
-                                var p = row + start &* c
-                                for i in 0 ..< count {
-                                    let weight = weightsOfX[i]
-                                    accumulator.0 &+= Int32(p[0]) &* weight
-                                    if c > 1 {
-                                        accumulator.1 &+= Int32(p[1]) &* weight
-                                        accumulator.2 &+= Int32(p[2]) &* weight
-                                        if c > 3 { accumulator.3 &+= Int32(p[3]) &* weight }
-                                    }
-                                    p += c
-                                }
-                                let o = outRow + x &* c
-                                o[0] = ResampleKernel.clip(accumulator.0)
-                                if c > 1 {
-                                    o[1] = ResampleKernel.clip(accumulator.1)
-                                    o[2] = ResampleKernel.clip(accumulator.2)
-                                    if c > 3 { o[3] = ResampleKernel.clip(accumulator.3) }
-                                }
+                    kernel.starts.withUnsafeBufferPointer { startBuffer in
+                        kernel.counts.withUnsafeBufferPointer { countBuffer in
+                            let job = ResampleRows(source: SharedBuffer(buffer: source), target: SharedPointer(base: target.baseAddress!),
+                                                   weights: SharedBuffer(buffer: weightBuffer), starts: SharedBuffer(buffer: startBuffer),
+                                                   counts: SharedBuffer(buffer: countBuffer), stride: kernel.stride,
+                                                   inputWidth: w, outputWidth: newWidth, channels: c)
+                            // Small images are not worth waking the other core for.
+                            let bands = w * h < 65_536 ? 1 : min(h, 16)
+                            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                                for y in stride(from: band, to: h, by: bands) { job.row(y) }
                             }
                         }
                     }
@@ -131,6 +109,80 @@ extension Image {
             }
         }
         return Image(width: newWidth, height: height, channels: channels, pixels: out)
+    }
+}
+
+/// One horizontal resampling pass over shared buffers; `row` does one row, and rows are
+/// independent, so the workers split them. The channel count picks a loop with the samples in
+/// registers (grey and RGB are the common cases).
+private struct ResampleRows: Sendable {
+    let source: SharedBuffer<UInt8>
+    let target: SharedPointer<UInt8>
+    let weights: SharedBuffer<Int32>
+    let starts: SharedBuffer<Int>
+    let counts: SharedBuffer<Int>
+    let stride: Int
+    let inputWidth: Int
+    let outputWidth: Int
+    let channels: Int
+
+    @inline(__always)
+    func row(_ y: Int) {
+        let c = channels
+        let src = source.buffer.baseAddress! + y &* inputWidth &* c
+        let dst = target.base + y &* outputWidth &* c
+        let k = weights.buffer.baseAddress!, first = starts.buffer.baseAddress!, taps = counts.buffer.baseAddress!
+        let half = Int32(1) << (ResampleKernel.precisionBits - 1)
+        switch c {
+        case 1:
+            for x in 0 ..< outputWidth {
+                let w = k + x &* stride
+                var p = src + first[x]
+                var a = half
+                for i in 0 ..< taps[x] {
+                    a &+= Int32(p[0]) &* w[i]
+                    p += 1
+                }
+                dst[x] = ResampleKernel.clip(a)
+            }
+        case 3:
+            for x in 0 ..< outputWidth {
+                let w = k + x &* stride
+                var p = src + first[x] &* 3
+                var (r, g, b) = (half, half, half)
+                for i in 0 ..< taps[x] {
+                    let weight = w[i]
+                    r &+= Int32(p[0]) &* weight
+                    g &+= Int32(p[1]) &* weight
+                    b &+= Int32(p[2]) &* weight
+                    p += 3
+                }
+                let o = dst + x &* 3
+                o[0] = ResampleKernel.clip(r)
+                o[1] = ResampleKernel.clip(g)
+                o[2] = ResampleKernel.clip(b)
+            }
+        default:
+            var sums = (half, half, half, half)
+            for x in 0 ..< outputWidth {
+                let w = k + x &* stride
+                var p = src + first[x] &* c
+                sums = (half, half, half, half)
+                for i in 0 ..< taps[x] {
+                    let weight = w[i]
+                    sums.0 &+= Int32(p[0]) &* weight
+                    sums.1 &+= Int32(p[1]) &* weight
+                    if c > 2 { sums.2 &+= Int32(p[2]) &* weight }
+                    if c > 3 { sums.3 &+= Int32(p[3]) &* weight }
+                    p += c
+                }
+                let o = dst + x &* c
+                o[0] = ResampleKernel.clip(sums.0)
+                o[1] = ResampleKernel.clip(sums.1)
+                if c > 2 { o[2] = ResampleKernel.clip(sums.2) }
+                if c > 3 { o[3] = ResampleKernel.clip(sums.3) }
+            }
+        }
     }
 }
 
