@@ -99,7 +99,7 @@ public struct ExportCommand: ParsableCommand {
                     do {
                         try body(try JSONParser.parseObject(line), line)
                     } catch let error as JSONSyntaxError {
-                        throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
+                        throw error.at(reader.source, line: number)
                     } catch let error as InputError {
                         throw error
                     } catch {
@@ -107,9 +107,7 @@ public struct ExportCommand: ParsableCommand {
                     }
                 }
             } catch {
-                switch error {
-                case .input(let e), .body(let e): throw e
-                }
+                throw error.inputError
             }
         }
     }

@@ -59,7 +59,7 @@ struct PhotoClassifier {
                 do throws(JSONSyntaxError) {
                     record = try JSONParser.parseObject(line)
                 } catch {
-                    throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
+                    throw error.at(reader.source, line: number)
                 }
                 if case .string(let type)? = record["type"], type == "image" || type == "capture", case .string(let path)? = record["path"] {
                     batch.append(.photo(path: path, record: record))
@@ -74,9 +74,7 @@ struct PhotoClassifier {
                 }
             }
         } catch {
-            switch error {
-            case .input(let e), .body(let e): throw e
-            }
+            throw error.inputError
         }
         if let failure { throw failure }
         try process(batch, out: out)

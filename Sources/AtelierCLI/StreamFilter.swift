@@ -53,7 +53,7 @@ final class StreamFilter {
                 do throws(JSONSyntaxError) {
                     record = try JSONParser.parseObject(line, keeping: keys)
                 } catch {
-                    throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
+                    throw error.at(reader.source, line: number)
                 }
                 let applicable: [FieldFilter]
                 do throws(FilterError) {
@@ -79,9 +79,7 @@ final class StreamFilter {
                 if let limit, matched >= limit { done = true }
             }
         } catch {
-            switch error {
-            case .input(let e), .body(let e): throw e
-            }
+            throw error.inputError
         }
         if let filterError { throw filterError }
         if let outputError { throw outputError }
@@ -109,7 +107,7 @@ final class StreamFilter {
                 do throws(JSONSyntaxError) {
                     record = try JSONParser.parseObject(line)
                 } catch {
-                    throw InputError(.data, source: reader.source, line: number, column: error.column, message: error.message)
+                    throw error.at(reader.source, line: number)
                 }
                 do throws(FilterError) {
                     for filter in try filters(for: record) where !filter.matches(record) { return }
@@ -120,9 +118,7 @@ final class StreamFilter {
                 take(record)
             }
         } catch {
-            switch error {
-            case .input(let e), .body(let e): throw e
-            }
+            throw error.inputError
         }
         if let filterError { throw filterError }
     }

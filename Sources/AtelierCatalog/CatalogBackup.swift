@@ -133,15 +133,13 @@ public enum CatalogBackup {
                                 guard record["type"] == .string(type) else { throw FieldError("expected a \(type) record") }
                                 _ = try writer.apply(record)
                             } catch let error as JSONSyntaxError {
-                                throw InputError(.data, source: member(type), line: number, column: error.column, message: error.message)
+                                throw error.at(member(type), line: number)
                             } catch {
                                 throw InputError(.data, source: member(type), line: number, message: "\(error)")
                             }
                         }
                     } catch {
-                        switch error {
-                        case .input(let e), .body(let e): throw bad(e.description)
-                        }
+                        throw bad(error.inputError.description)
                     }
                 }
                 return true

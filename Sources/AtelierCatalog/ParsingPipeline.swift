@@ -52,9 +52,7 @@ final class ParsingPipeline: @unchecked Sendable {
                     }
                 }
             } catch {
-                switch error {
-                case .input(let e), .body(let e): failure = e
-                }
+                failure = error.inputError
             }
             if !batch.isEmpty { send(.batch(batch, bytesRead: reader.bytesRead)) }
             send(.end(stopped.isSet ? nil : failure))
@@ -106,7 +104,7 @@ final class ParsingPipeline: @unchecked Sendable {
         do throws(JSONSyntaxError) {
             record = try JSONParser.parseObject(line)
         } catch {
-            return Item(result: .failure(InputError(.data, source: source, line: number, column: error.column, message: error.message)), line: number, prepared: nil)
+            return Item(result: .failure(error.at(source, line: number)), line: number, prepared: nil)
         }
         do {
             return Item(result: .success(record), line: number, prepared: try CatalogWriter.prepare(record))

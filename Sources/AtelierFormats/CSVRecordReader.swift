@@ -69,9 +69,7 @@ public final class CSVRecordReader {
                 try handle(.success(Self.record(columns: columns, fields: fields, defaultType: defaultType)), rowLine)
             }
         } catch {
-            switch error {
-            case .input(let e), .body(let e): throw e
-            }
+            throw error.inputError
         }
         if row.isInsideQuotes {
             try handle(.failure(InputError(.data, source: source, line: rowLine,

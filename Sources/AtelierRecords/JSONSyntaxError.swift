@@ -8,3 +8,10 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
         self.column = column
     }
 }
+
+extension JSONSyntaxError {
+    /// The same error as bad input data, placed at a line of a named input.
+    public func at(_ source: String, line: Int) -> InputError {
+        InputError(.data, source: source, line: line, column: column, message: message)
+    }
+}

@@ -133,3 +133,12 @@ public enum LineReaderError<E: Error>: Error {
     case input(InputError)
     case body(E)
 }
+
+extension LineReaderError where E == InputError {
+    /// The error, whether reading failed or the line's handler refused it: both are input errors.
+    public var inputError: InputError {
+        switch self {
+        case .input(let error), .body(let error): return error
+        }
+    }
+}
