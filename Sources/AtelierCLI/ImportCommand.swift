@@ -20,7 +20,8 @@ public struct ImportCommand: ParsableCommand {
             With --images the files are photos, or directories searched for JPEG and PNG: each is \
             stored once in the photo store beside the catalog (named by its sha256), with thumbnails, \
             its EXIF and perceptual hashes, and printed as an image record. Photos already in the \
-            catalog are not read again; a damaged one stops the import (exit 65), and nothing is kept.
+            catalog are hashed but not decoded or written again; a damaged one stops the import (exit 65), \
+            and nothing is kept.
 
             EXAMPLES
               atl-import --sample
