@@ -51,9 +51,9 @@ let package = Package(
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI"]),
 
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords"]),
-        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"]),
+        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"], exclude: ["Support"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
     ]
 )

@@ -48,21 +48,27 @@ struct PhotoImport {
         try checkGarment()
         let known = try knownImages()
         let store = catalog.store
+        let staging = dryRun ? nil : try ImageStoreStaging(store: store)
         let work = SharedWork(count: files.count, bar: ProgressReporter(mode: progress, stage: "importing photos", unit: "photos", total: files.count))
         let stopAtFirstFailure = !skipInvalid
-        Self.processAll(files, known: known, store: store, dryRun: dryRun, maxPixels: maxPixels, stopAtFirstFailure: stopAtFirstFailure, work: work)
+        Self.processAll(files, known: known, staging: staging, maxPixels: maxPixels, stopAtFirstFailure: stopAtFirstFailure, work: work)
         work.bar.finish(done: work.done)
 
         let outcomes = work.outcomes.compactMap { $0 }
-        if stopAtFirstFailure {
-            if let message = outcomes.lazy.compactMap(\.failure).first {
-                for file in work.created { store.remove(file) }
-                throw ToolFailure("\(message); nothing was imported", .dataError)
-            }
+        if stopAtFirstFailure, let message = outcomes.lazy.compactMap(\.failure).first {
+            staging?.discard()
+            throw ToolFailure("\(message); nothing was imported", .dataError)
         }
+        // The files are durable and in place before the catalog names them.
+        let published = try staging?.publish() ?? []
         let spool = OutputSpool()
-        let summary = try insert(outcomes, spool: spool)
-        if dryRun { for file in work.created { store.remove(file) } }
+        let summary: Summary
+        do {
+            summary = try insert(outcomes, spool: spool)
+        } catch {
+            published.forEach(store.remove)
+            throw error
+        }
         do throws(OutputError) {
             try spool.drain(to: out)
         } catch {
@@ -73,11 +79,11 @@ struct PhotoImport {
     }
 
     /// Runs `process` over the files on every core, each worker taking the next file as it is free.
-    private static func processAll(_ files: [String], known: Set<String>, store: ImageStore, dryRun: Bool, maxPixels: Int,
+    private static func processAll(_ files: [String], known: Set<String>, staging: ImageStoreStaging?, maxPixels: Int,
                                    stopAtFirstFailure: Bool, work: SharedWork) {
         DispatchQueue.concurrentPerform(iterations: max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))) { _ in
             while let index = work.next() {
-                let outcome = process(files[index], known: known, store: store, dryRun: dryRun, maxPixels: maxPixels, created: work)
+                let outcome = process(files[index], known: known, staging: staging, maxPixels: maxPixels)
                 work.finish(index, outcome, stop: stopAtFirstFailure)
             }
         }
@@ -98,8 +104,11 @@ struct PhotoImport {
     private func insert(_ outcomes: [Outcome], spool: OutputSpool) throws -> Summary {
         var summary = Summary()
         let garment = self.garment
+        var inserted = Set<String>()
         try catalog.write { writer in
-            for outcome in outcomes {
+            for var outcome in outcomes {
+                // The same photo given twice (a copy under another name) is new only once.
+                if case .new(let record) = outcome, case .string(let id)? = record["id"], !inserted.insert(id).inserted { outcome = .known(id) }
                 switch outcome {
                 case .failed(let message):
                     Diagnostics.warn("\(message) (skipped)")
@@ -120,8 +129,9 @@ struct PhotoImport {
         return summary
     }
 
-    /// Reads, hashes, decodes and stores one photo. Never throws: a failure is an outcome.
-    private static func process(_ path: String, known: Set<String>, store: ImageStore, dryRun: Bool, maxPixels: Int, created: SharedWork) -> Outcome {
+    /// Reads, hashes, decodes and stages one photo (`staging` is nil on a dry run). Never
+    /// throws: a failure is an outcome.
+    private static func process(_ path: String, known: Set<String>, staging: ImageStoreStaging?, maxPixels: Int) -> Outcome {
         let bytes: [UInt8]
         do {
             bytes = try readFile(path)
@@ -137,9 +147,9 @@ struct PhotoImport {
             let photoPath = ImageStore.photoPath(id: id, fileExtension: photo.format == .png ? "png" : "jpg")
             let thumbnailPath = ImageStore.thumbnailPath(id: id, side: PhotoPreparation.thumbnailSide, square: false)
             let squarePath = ImageStore.thumbnailPath(id: id, side: PhotoPreparation.thumbnailSide, square: true)
-            if !dryRun {
+            if let staging {
                 for (relative, content) in [(photoPath, bytes), (thumbnailPath, photo.thumbnail), (squarePath, photo.squareThumbnail)] {
-                    if try content.withUnsafeBytes({ raw throws(CatalogError) in try store.put(raw, at: relative) }) { created.remember(relative) }
+                    _ = try content.withUnsafeBytes { raw throws(CatalogError) in try staging.stage(raw, at: relative) }
                 }
             }
             return .new(record(id: id, source: path, bytes: bytes.count, photo: photo, paths: (photoPath, thumbnailPath, squarePath)))
@@ -212,7 +222,6 @@ struct PhotoImport {
         private var nextIndex = 0
         private var stopped = false
         private(set) var outcomes: [Outcome?]
-        private(set) var created: [String] = []
         private(set) var done = 0
         let bar: ProgressReporter
 
@@ -236,10 +245,6 @@ struct PhotoImport {
                 if case .failed = outcome, stop { stopped = true }
                 bar.update(done: done)
             }
-        }
-
-        func remember(_ relative: String) {
-            lock.withLock { created.append(relative) }
         }
     }
 }

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// The catalog keeps these paths relative to its own directory, so a catalog and its store can
 /// move (or be restored elsewhere) together; records leaving the catalog carry them absolute,
-/// so the next tool in a pipeline can open the files.
+/// so the next tool in a pipeline can open the files. Files enter the store through an
+/// `ImageStoreStaging`, which makes a whole import's files durable at once.
 public struct ImageStore: Sendable {
     /// The directory that holds `images/`: the catalog's own.
     public let root: String
@@ -40,40 +41,7 @@ public struct ImageStore: Sendable {
 
     public func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: absolute(relative)) }
 
-    /// Writes `bytes` at `relative` so that the file appears complete or not at all (a temporary
-    /// file beside it, flushed, then renamed). Returns false, writing nothing, when the file is
-    /// already there: the name is the content's hash, so it holds these very bytes.
-    @discardableResult
-    public func put(_ bytes: UnsafeRawBufferPointer, at relative: String) throws(CatalogError) -> Bool {
-        let path = absolute(relative)
-        if FileManager.default.fileExists(atPath: path) { return false }
-        let dir = (path as NSString).deletingLastPathComponent
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw .cannotWrite(path: dir, reason: error.localizedDescription)
-        }
-        let temporary = "\(dir)/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                throw .cannotWrite(path: path, reason: reason)
-            }
-            offset += n
-        }
-        close(fd)
-        do { try AtomicFile.commit(temporary: temporary, to: path) } catch {
-            throw .cannotWrite(path: path, reason: "\(error)")
-        }
-        return true
-    }
-
-    /// Removes a file this run put there (undoing an import that failed).
+    /// Removes a file an import added (undoing an import whose transaction failed).
     public func remove(_ relative: String) { unlink(absolute(relative)) }
 
     /// The record with its store paths made absolute, as it leaves the catalog.

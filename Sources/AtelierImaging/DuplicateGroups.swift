@@ -1,12 +1,17 @@
 /// Groups near-duplicate photos by the Hamming distance of their 64-bit perceptual hashes.
 ///
-/// Two photos are linked when their hashes differ in at most `threshold` bits, and a group is
-/// a connected set of links (so a chain of small edits stays together, as photo organisers
-/// show it). Pairs are found by multi-index hashing (Norouzi, Punjani and Fleet, "Fast Search
-/// in Hamming Space with Multi-Index Hashing", CVPR 2012): the hash is cut into four 16-bit
-/// chunks; two hashes within `threshold` bits agree within ⌊threshold/4⌋ bits on at least one
-/// chunk, so each photo probes only the chunk values that close to its own. On 100,000 hashes
-/// that is a few hundred candidates per photo instead of 100,000.
+/// A group is a complete-linkage cluster: every two photos in it differ in at most `threshold`
+/// bits. Closest pairs merge first (agglomerative clustering, cut at the threshold), and two
+/// groups merge only if all their cross pairs are within it. Single linkage (connected
+/// components of the pairs) chains look-alike but distinct photos — a wardrobe shot on one
+/// backdrop — into groups of dozens; complete linkage keeps a group a set of true look-alikes.
+///
+/// Pairs are found by multi-index hashing (Norouzi, Punjani and Fleet, "Fast Search in Hamming
+/// Space with Multi-Index Hashing", CVPR 2012): the hash is cut into four 16-bit chunks; two
+/// hashes within `threshold` bits agree within ⌊threshold/4⌋ bits on at least one chunk, so each
+/// photo probes only the chunk values that close to its own. On 100,000 hashes that is a few
+/// hundred candidates per photo instead of 100,000. Equal hashes are clustered once, so a
+/// thousand copies of one photo cost one photo.
 public enum DuplicateGroups {
     /// One group: indices into the input, the first being the one the others are measured from.
     public struct Group: Sendable, Equatable {
@@ -18,29 +23,48 @@ public enum DuplicateGroups {
     /// Groups of two or more, largest first (ties in input order), and the indices in none.
     public static func find(_ hashes: [UInt64], threshold: Int) -> (groups: [Group], others: [Int]) {
         precondition((0 ... 64).contains(threshold))
-        var parent = Array(0 ..< hashes.count)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i {
-                parent[i] = parent[parent[i]]
-                i = parent[i]
+        // Distinct hashes, in order of first appearance, and the inputs carrying each.
+        var distinctIndex: [UInt64: Int] = [:]
+        var distinct: [UInt64] = []
+        var carriers: [[Int]] = []
+        for (i, h) in hashes.enumerated() {
+            if let k = distinctIndex[h] {
+                carriers[k].append(i)
+            } else {
+                distinctIndex[h] = distinct.count
+                distinct.append(h)
+                carriers.append([i])
             }
-            return i
         }
-        forEachPair(hashes, threshold: threshold) { a, b in
-            let (ra, rb) = (root(a), root(b))
-            if ra != rb { parent[max(ra, rb)] = min(ra, rb) }  // the earliest photo leads
+        var pairs: [(a: Int32, b: Int32, distance: UInt8)] = []
+        forEachPair(distinct, threshold: threshold) { a, b in
+            pairs.append((Int32(a), Int32(b), UInt8((distinct[a] ^ distinct[b]).nonzeroBitCount)))
         }
-        var members: [Int: [Int]] = [:]
-        for i in hashes.indices { members[root(i), default: []].append(i) }
+        pairs.sort { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }
+        // cluster[k]: the cluster holding distinct hash k, named by its earliest member.
+        var cluster = Array(0 ..< distinct.count)
+        var clusterMembers = distinct.indices.map { [$0] }
+        for pair in pairs {
+            let (ca, cb) = (cluster[Int(pair.a)], cluster[Int(pair.b)])
+            guard ca != cb else { continue }
+            let withinThreshold = clusterMembers[ca].allSatisfy { x in
+                clusterMembers[cb].allSatisfy { y in (distinct[x] ^ distinct[y]).nonzeroBitCount <= threshold }
+            }
+            guard withinThreshold else { continue }
+            let (keep, absorb) = (min(ca, cb), max(ca, cb))  // the earliest photo leads
+            for k in clusterMembers[absorb] { cluster[k] = keep }
+            clusterMembers[keep] += clusterMembers[absorb]
+            clusterMembers[absorb] = []
+        }
         var groups: [Group] = []
         var others: [Int] = []
-        for (_, list) in members {
-            if list.count == 1 {
-                others.append(list[0])
+        for list in clusterMembers where !list.isEmpty {
+            let members = list.flatMap { carriers[$0] }.sorted()
+            if members.count == 1 {
+                others.append(members[0])
             } else {
-                let first = hashes[list[0]]
-                groups.append(Group(members: list, distances: list.map { (hashes[$0] ^ first).nonzeroBitCount }))
+                let first = hashes[members[0]]
+                groups.append(Group(members: members, distances: members.map { (hashes[$0] ^ first).nonzeroBitCount }))
             }
         }
         groups.sort { $0.members.count != $1.members.count ? $0.members.count > $1.members.count : $0.members[0] < $1.members[0] }

@@ -54,6 +54,20 @@ final class PhotoTests: XCTestCase {
         XCTAssertEqual(try sh.run(#"sqlite3 "$ATELIER_DB" 'SELECT count(*) FROM images'"#).out, "11\n")
     }
 
+    func testCopiesInOneRunAndAbandonedStagingDirectories() throws {
+        // A killed import leaves its staging directory; the next import removes it, but not one
+        // whose process still runs (pid 1 always does).
+        try sh.run("mkdir -p images/.staging-999999999-7 images/.staging-1-7 && echo partial > images/.staging-999999999-7/0")
+        try sh.run("mkdir copies && cp wardrobe/garment-1.jpg copies/again.jpg")
+        let result = try sh.run("atl-import --images wardrobe copies")
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.err, "atl-import: 11 new photos stored, 1 already in the catalog\n", "a copy under another name is one photo")
+        XCTAssertEqual(Shell.records(result).count, 12)
+        XCTAssertEqual(try sh.run("ls -a images | grep staging").out, ".staging-1-7\n")
+        XCTAssertEqual(try sh.run("find images -type f | wc -l").out, "33\n", "11 photos and 22 thumbnails")
+        XCTAssertEqual(try sh.run(#"sqlite3 "$ATELIER_DB" 'SELECT count(*) FROM images'"#).out, "11\n")
+    }
+
     func testBadPhotosAreNamedAndNothingIsHalfWritten() throws {
         for (file, message) in [("empty.jpg", "not a JPEG or PNG image (empty file)"),
                                 ("notes.jpg", "not a JPEG or PNG image (it looks like text)"),

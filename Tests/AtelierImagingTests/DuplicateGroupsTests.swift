@@ -1,0 +1,92 @@
+import XCTest
+@testable import AtelierImaging
+
+/// Complete-linkage grouping of perceptual hashes, against a brute-force reference of the same
+/// definition (all pairs, closest first, merge only when every cross pair is within the
+/// threshold).
+final class DuplicateGroupsTests: XCTestCase {
+    /// The definition, written the slow and obvious way.
+    static func reference(_ hashes: [UInt64], threshold: Int) -> [[Int]] {
+        var pairs: [(Int, Int, Int)] = []
+        for a in hashes.indices {
+            for b in a + 1 ..< hashes.count {
+                let d = (hashes[a] ^ hashes[b]).nonzeroBitCount
+                if d <= threshold { pairs.append((d, a, b)) }
+            }
+        }
+        var clusters = hashes.indices.map { Set([$0]) }
+        func clusterIndex(_ i: Int) -> Int { clusters.firstIndex { $0.contains(i) }! }
+        for (_, a, b) in pairs.sorted(by: { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }) {
+            let (ca, cb) = (clusterIndex(a), clusterIndex(b))
+            if ca == cb { continue }
+            let ok = clusters[ca].allSatisfy { x in clusters[cb].allSatisfy { y in (hashes[x] ^ hashes[y]).nonzeroBitCount <= threshold } }
+            if ok {
+                clusters[ca].formUnion(clusters[cb])
+                clusters.remove(at: cb)
+            }
+        }
+        return clusters.filter { $0.count > 1 }.map { $0.sorted() }.sorted { ($0.count, -$0[0]) > ($1.count, -$1[0]) }
+    }
+
+    func testAChainOfLookAlikesIsNotOneGroup() {
+        // a–b 3 bits, b–c 3 bits, a–c 6 bits: with a threshold of 4, b joins a, and c stays out.
+        let a: UInt64 = 0, b: UInt64 = 0b111, c: UInt64 = 0b111_111
+        let (groups, others) = DuplicateGroups.find([a, b, c], threshold: 4)
+        XCTAssertEqual(groups.map(\.members), [[0, 1]])
+        XCTAssertEqual(groups.map(\.distances), [[0, 3]])
+        XCTAssertEqual(others, [2])
+        // The closer pair wins: b–c at 2 bits joins before a–b at 3.
+        let (closer, rest) = DuplicateGroups.find([a, b, 0b11_111], threshold: 4)
+        XCTAssertEqual(closer.map(\.members), [[1, 2]])
+        XCTAssertEqual(rest, [0])
+    }
+
+    func testCopiesOfOnePhotoAreOneGroupLedByTheFirst() {
+        let hashes = [UInt64](repeating: 0xDEAD_BEEF_0123_4567, count: 1000) + [0xDEAD_BEEF_0123_4566, 42]
+        let (groups, others) = DuplicateGroups.find(hashes, threshold: 8)
+        XCTAssertEqual(groups.count, 1)
+        XCTAssertEqual(groups[0].members, Array(0 ... 1000))
+        XCTAssertEqual(groups[0].distances.last, 1)
+        XCTAssertEqual(others, [1001])
+    }
+
+    func testMatchesTheReferenceOnClusteredHashes() {
+        var seeded = SplitMix(seed: 0xD0B_1E5)
+        for round in 0 ..< 40 {
+            // Clusters whose members are up to 5 bits from a centre, so up to 10 apart: some
+            // clusters must split, some pairs of clusters sit close.
+            var hashes: [UInt64] = []
+            let centres = (0 ..< 8).map { _ in seeded.next() }
+            for _ in 0 ..< (round % 2 == 0 ? 30 : 120) {
+                var h = centres[Int(seeded.next() % 8)]
+                for _ in 0 ..< Int(seeded.next() % 6) { h ^= 1 << (seeded.next() % 64) }
+                hashes.append(h)
+            }
+            // Threshold 8 goes through the multi-index table (with 64 hashes or more); 20 does not.
+            for threshold in [8, 20] {
+                let (groups, others) = DuplicateGroups.find(hashes, threshold: threshold)
+                let want = Self.reference(hashes, threshold: threshold)
+                XCTAssertEqual(groups.map(\.members), want, "round \(round), threshold \(threshold)")
+                for group in groups {
+                    for x in group.members {
+                        for y in group.members { XCTAssertLessThanOrEqual((hashes[x] ^ hashes[y]).nonzeroBitCount, threshold) }
+                    }
+                }
+                XCTAssertEqual(Set(others).union(groups.flatMap(\.members)).count, hashes.count, "every photo is somewhere, once")
+            }
+        }
+    }
+}
+
+/// A tiny seeded generator (SplitMix64), so the clustered hashes are the same every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
