@@ -116,14 +116,17 @@ public struct PairingCode: Sendable, Hashable, CustomStringConvertible {
         return word
     }
 
-    /// The list word nearest to `typed` by edit distance, when it is at most 2 edits away.
+    /// The list word nearest to `typed` by edit distance (ties: closest length, then list order),
+    /// when it is at most 2 edits away.
     static func closestWord(to typed: String) -> String? {
         let target = Array(typed.utf8.prefix(16))
         guard !target.isEmpty else { return nil }
-        var best: (word: String, distance: Int)?
+        // Fewest edits first, then the closest length (a typo more often replaces a letter).
+        var best: (word: String, distance: Int, lengthGap: Int)?
         for word in wordList {
             let distance = editDistance(target, Array(word.utf8))
-            if distance < (best?.distance ?? 3) { best = (word, distance) }
+            let lengthGap = abs(word.utf8.count - target.count)
+            if distance <= 2, (distance, lengthGap) < (best?.distance ?? 3, best?.lengthGap ?? 0) { best = (word, distance, lengthGap) }
         }
         return best?.word
     }
