@@ -39,8 +39,9 @@ public enum PairingHandshake {
     }
 
     static func check(_ message: [UInt8], size: Int, magic: [UInt8], _ name: String) throws {
-        guard message.count == size else { throw TransferError.malformedHandshake("\(name) of \(message.count) bytes, expected \(size)") }
+        // The magic first: "not ours at all" is the more useful message.
         guard Array(message.prefix(4)) == magic else { throw TransferError.malformedHandshake("\(name) does not start with \(String(decoding: magic, as: UTF8.self))") }
+        guard message.count == size else { throw TransferError.malformedHandshake("\(name) of \(message.count) bytes, expected \(size)") }
     }
 
     /// The receiver's side: greet, respond to the sender's share, verify its confirmation.
