@@ -5,7 +5,7 @@
 // bip-0039/english.txt), as shipped by its reference implementation trezor/python-mnemonic
 // 0.21 (MIT licence, Copyright (c) 2013-2016 Pavol Rusnak). The newline-separated original has
 // SHA-256 2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda, which
-// PairingWordListTests checks this array against. Data, not code: do not edit by hand.
+// PairingCodeTests checks this array against. Data, not code: do not edit by hand.
 
 extension PairingCode {
     /// The 2,048 words a pairing code is made of, in BIP-39 order (index = 11-bit value).
