@@ -5,6 +5,7 @@
 #   fuzz/run.sh csv  SECONDS [libFuzzer flags…]   CSV.split and CSVRecordReader
 #   fuzz/run.sh exif SECONDS [libFuzzer flags…]   EXIF.read on JPEG, PNG and TIFF bytes, and Image.oriented
 #   fuzz/run.sh image SECONDS [libFuzzer flags…]  ImageDecoder.decode and PNG.decode over libjpeg and libpng
+#   fuzz/run.sh transfer SECONDS [libFuzzer flags…]  FrameDecoder, TransferMessage.decode, ManifestPath, PairingCode
 #
 # It compiles the sources a target needs, its harness and (for json and csv) the fuzz tests'
 # generators, reference reader and oracle as one module with `swiftc -sanitize=fuzzer,address`
@@ -46,8 +47,15 @@ image)
              $root/Sources/AtelierImaging/Resize.swift"
     clibraries="CJPEG:jpeg CPNG:png16"
     leaks=1 ;;   # a leaked libjpeg or libpng object is a finding (see below)
+transfer)
+    # The crypto-free parsers of AtelierTransfer (swift-crypto is not built here; random bytes
+    # never authenticate, so the sealed layers add nothing a fuzzer could reach).
+    harness=$here/TransferFrameFuzz.swift
+    sources="$root/Sources/AtelierTransfer/Channel/TransferError.swift $root/Sources/AtelierTransfer/Channel/FrameDecoder.swift
+             $root/Sources/AtelierTransfer/Messages/*.swift $root/Sources/AtelierTransfer/Pairing/PairingCode.swift
+             $root/Sources/AtelierTransfer/Pairing/PairingWordList.swift $root/Sources/AtelierTransfer/Pairing/PairingRole.swift" ;;
 *)
-    echo "usage: fuzz/run.sh json|csv|exif|image SECONDS [libFuzzer flags…]" >&2
+    echo "usage: fuzz/run.sh json|csv|exif|image|transfer SECONDS [libFuzzer flags…]" >&2
     exit 64 ;;
 esac
 
