@@ -45,6 +45,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Pairing code, PAKE, key schedule, encrypted framing, transfer messages, DNS-SD discovery.
+        .target(name: "AtelierTransfer", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-export", dependencies: ["AtelierCLI"]),
@@ -55,5 +57,6 @@ let package = Package(
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"]),
+        .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"]),
     ]
 )
