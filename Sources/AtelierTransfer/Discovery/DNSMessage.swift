@@ -117,7 +117,7 @@ struct DNSWriter {
             u16(port)
             name(target, compress: false)
         case .txt(let strings):
-            for string in strings.isEmpty ? [[]] : strings {
+            for string in strings {
                 let cut = string.prefix(255)
                 bytes.append(UInt8(cut.count))
                 bytes.append(contentsOf: cut)

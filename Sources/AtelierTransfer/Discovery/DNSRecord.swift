@@ -60,7 +60,8 @@ public enum DNSRecordData: Sendable, Hashable {
     case ptr(DNSName)
     /// Service location (RFC 2782).
     case srv(priority: UInt16, weight: UInt16, port: UInt16, target: DNSName)
-    /// Character strings, each at most 255 bytes (longer ones are cut when encoded).
+    /// Character strings, each at most 255 bytes (longer ones are cut when encoded). RFC 6763
+    /// §6.1 wants at least one, possibly empty: `DNSTXT.strings` makes sure of that.
     case txt([[UInt8]])
     /// Any other type, its RDATA as received (compressed names in it are not expanded).
     case opaque(type: DNSRecordType, bytes: [UInt8])
