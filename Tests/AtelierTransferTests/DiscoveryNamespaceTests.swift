@@ -40,7 +40,7 @@ final class DiscoveryNamespaceTests: XCTestCase {
     }
 
     func testAdvertiserAndBrowserInOneProcessOnLoopback() throws {
-        let network = try DiscoveryTestNetwork.make(needsZeroconf: false)
+        let network = try DiscoveryTestNetwork.make(needsZeroconf: false, veth: false)
         defer { network.remove() }
         let service = ServiceAdvertisement.atelier(codeNumber: 5, port: 6000)
         let started = ContinuousClock.now
@@ -56,7 +56,7 @@ final class DiscoveryNamespaceTests: XCTestCase {
     }
 
     func testBrowseReturnsNothingAtItsTimeoutAndAStoppedAdvertiserIsGone() throws {
-        let network = try DiscoveryTestNetwork.make(needsZeroconf: false)
+        let network = try DiscoveryTestNetwork.make(needsZeroconf: false, veth: false)
         defer { network.remove() }
         let result = try DiscoveryTestNetwork.inNamespace(network.namespaceA) { () -> (Duration, [DiscoveredService], [DiscoveredService]) in
             let started = ContinuousClock.now

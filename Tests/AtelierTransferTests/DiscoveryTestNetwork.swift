@@ -23,7 +23,8 @@ final class DiscoveryTestNetwork: @unchecked Sendable {
     }
 
     /// Checks the prerequisites, then makes the namespaces and the veth pair.
-    static func make(needsZeroconf: Bool) throws -> DiscoveryTestNetwork {
+    /// Without `veth`, the namespaces have only `lo`.
+    static func make(needsZeroconf: Bool, veth: Bool = true) throws -> DiscoveryTestNetwork {
         func missing(_ what: String) throws -> Never {
             if ProcessInfo.processInfo.environment["ATELIER_SKIP_NETNS"] == "1" { throw XCTSkip("ATELIER_SKIP_NETNS=1: \(what)") }
             throw SetupError(description: "discovery tests need \(what) (set ATELIER_SKIP_NETNS=1 to skip them)")
@@ -36,20 +37,22 @@ final class DiscoveryTestNetwork: @unchecked Sendable {
         counter += 1
         let tag = "atl\(getpid() % 100_000)x\(counter)"
         let network = DiscoveryTestNetwork(tag: tag)
-        let steps: [[String]] = [
+        var steps: [[String]] = [
             ["ip", "netns", "add", network.namespaceA],
             ["ip", "netns", "add", network.namespaceB],
             // No duplicate address detection, so that IPv6 link-local addresses work at once.
             ["ip", "netns", "exec", network.namespaceA, "sysctl", "-qw", "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.all.accept_dad=0"],
             ["ip", "netns", "exec", network.namespaceB, "sysctl", "-qw", "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.all.accept_dad=0"],
+            ["ip", "-n", network.namespaceA, "link", "set", "lo", "up"],
+            ["ip", "-n", network.namespaceB, "link", "set", "lo", "up"],
+        ]
+        if veth { steps += [
             ["ip", "-n", network.namespaceA, "link", "add", network.interfaceA, "type", "veth", "peer", "name", network.interfaceB, "netns", network.namespaceB],
             ["ip", "-n", network.namespaceA, "addr", "add", network.addressA + "/24", "dev", network.interfaceA],
             ["ip", "-n", network.namespaceB, "addr", "add", network.addressB + "/24", "dev", network.interfaceB],
             ["ip", "-n", network.namespaceA, "link", "set", network.interfaceA, "up"],
             ["ip", "-n", network.namespaceB, "link", "set", network.interfaceB, "up"],
-            ["ip", "-n", network.namespaceA, "link", "set", "lo", "up"],
-            ["ip", "-n", network.namespaceB, "link", "set", "lo", "up"],
-        ]
+        ] }
         for step in steps {
             let result = run(step)
             if result.status != 0 {
@@ -58,7 +61,7 @@ final class DiscoveryTestNetwork: @unchecked Sendable {
             }
         }
         // The veth carrier comes up asynchronously.
-        for _ in 0..<50 where !run(["ip", "-n", network.namespaceB, "link", "show", network.interfaceB]).stdout.contains("LOWER_UP") {
+        for _ in 0..<50 where veth && !run(["ip", "-n", network.namespaceB, "link", "show", network.interfaceB]).stdout.contains("LOWER_UP") {
             usleep(100_000)
         }
         return network
