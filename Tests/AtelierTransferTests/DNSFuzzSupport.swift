@@ -4,9 +4,10 @@ import Foundation
 // Shared by the seeded DNS fuzz tests and the libFuzzer harness (fuzz/run.sh compiles this file
 // with the Discovery sources as one module, dropping the import above).
 
-/// SplitMix64, as in AtelierFormatsTests' CSVFuzzSupport.swift (test targets cannot share
-/// files): seedable, so a failure names a seed and a case that reproduce it.
-struct FuzzRandom: RandomNumberGenerator {
+/// SplitMix64, as `FuzzRandom` in AtelierFormatsTests' CSVFuzzSupport.swift (test targets
+/// cannot share files), renamed so that it cannot clash with a copy another fuzz test of this
+/// target makes: seedable, so a failure names a seed and a case that reproduce it.
+struct DNSFuzzRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -27,12 +28,12 @@ struct FuzzRandom: RandomNumberGenerator {
 enum DNSFuzz {
     static let labels = ["_atelier", "_tcp", "local", "atelier-7-abc123", "My.Photos", "a", "A", "é", "x y", String(repeating: "z", count: 63)]
 
-    static func name(_ random: inout FuzzRandom) -> DNSName {
+    static func name(_ random: inout DNSFuzzRandom) -> DNSName {
         let labels = (0..<random.below(5)).map { _ in random.pick(Self.labels) }
         return (try? DNSName(labels: labels)) ?? .root
     }
 
-    static func record(_ random: inout FuzzRandom) -> DNSResourceRecord {
+    static func record(_ random: inout DNSFuzzRandom) -> DNSResourceRecord {
         let data: DNSRecordData
         switch random.below(7) {
         case 0: data = .a((0..<4).map { _ in UInt8(truncatingIfNeeded: random.next()) })
@@ -50,7 +51,7 @@ enum DNSFuzz {
     }
 
     /// A random valid message, compressed by our encoder.
-    static func message(_ random: inout FuzzRandom) -> DNSMessage {
+    static func message(_ random: inout DNSFuzzRandom) -> DNSMessage {
         DNSMessage(id: UInt16(truncatingIfNeeded: random.next()), flags: UInt16(truncatingIfNeeded: random.next()),
                    questions: (0..<random.below(3)).map { _ in DNSQuestion(name: name(&random), type: random.pick([.ptr, .srv, .any, .a]), unicastResponse: random.chance(30)) },
                    answers: (0..<random.below(4)).map { _ in record(&random) }, authorities: (0..<random.below(2)).map { _ in record(&random) },
@@ -61,7 +62,7 @@ enum DNSFuzz {
     static let mutationTokens: [[UInt8]] = [[0xC0, 0x0C], [0xC0, 0x00], [0xFF, 0xFF], [0x3F], [0x40], [0x80], [0x00], [0x00, 0x21], [0x00, 0x10], [0x00, 0x0C], [0xC0]]
 
     /// One to three random edits of `input`.
-    static func mutate(_ input: [UInt8], _ random: inout FuzzRandom) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ random: inout DNSFuzzRandom) -> [UInt8] {
         var bytes = input
         for _ in 0...random.below(3) {
             let at = random.below(bytes.count + 1)

@@ -9,7 +9,7 @@ final class DNSParserFuzzTests: XCTestCase {
     static let seed: UInt64 = 0xD45_5D_2026
 
     func testRandomMessagesRoundTrip() throws {
-        var random = FuzzRandom(seed: Self.seed)
+        var random = DNSFuzzRandom(seed: Self.seed)
         for n in 0..<3000 {
             let message = DNSFuzz.message(&random)
             let decoded = try DNSMessage(bytes: message.encoded())
@@ -18,7 +18,7 @@ final class DNSParserFuzzTests: XCTestCase {
     }
 
     func testDamagedMessagesAreRefusedOrRoundTrip() {
-        var random = FuzzRandom(seed: Self.seed &+ 1)
+        var random = DNSFuzzRandom(seed: Self.seed &+ 1)
         var refused = 0
         var kinds: Set<String> = []
         let seeds = [DNSMessageTests.zeroconfResponse, DNSMessageTests.zeroconfQuery]
@@ -38,7 +38,7 @@ final class DNSParserFuzzTests: XCTestCase {
     }
 
     func testRandomBytesNeverTrap() {
-        var random = FuzzRandom(seed: Self.seed &+ 2)
+        var random = DNSFuzzRandom(seed: Self.seed &+ 2)
         for n in 0..<20000 {
             // Random headers with small counts, so that record parsing is reached.
             var bytes: [UInt8] = [0, 0, 0x84, 0, 0, UInt8(random.below(3)), 0, UInt8(random.below(4)), 0, UInt8(random.below(2)), 0, UInt8(random.below(3))]

@@ -74,6 +74,27 @@ final class DiscoveryNamespaceTests: XCTestCase {
         XCTAssertEqual(result.2, [], "stopped means no longer answering")
     }
 
+    /// A program holding 5353 without SO_REUSEADDR: the advertiser says which call failed and
+    /// why; the browser falls back to a legacy querier on another port and still returns.
+    func testPort5353HeldExclusivelyIsReportedOrWorkedAround() throws {
+        let network = try DiscoveryTestNetwork.make(needsZeroconf: false, veth: false)
+        defer { network.remove() }
+        let (error, found) = try DiscoveryTestNetwork.inNamespace(network.namespaceA) { () -> (DiscoveryError?, [DiscoveredService]) in
+            let blocker = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            defer { close(blocker) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(5353).bigEndian
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(blocker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            XCTAssertEqual(bound, 0)
+            var error: DiscoveryError? = nil
+            do { try MDNSAdvertiser(.atelier(codeNumber: 1, port: 1)).start() } catch let thrown { error = thrown as? DiscoveryError }
+            return (error, try MDNSBrowser().browse(timeoutSeconds: 0.5))
+        }
+        XCTAssertEqual(error, .socketCall(call: "bind(0.0.0.0:5353)", interface: "lo", errno: EADDRINUSE))
+        XCTAssertEqual(found, [])
+    }
+
     func testMissingInterfacesAreNamedInTheError() {
         XCTAssertThrowsError(try MDNSAdvertiser(.atelier(codeNumber: 1, port: 1), interfaces: .named("nosuch0")).start()) {
             XCTAssertEqual($0 as? DiscoveryError, .noSuchInterface("nosuch0"))

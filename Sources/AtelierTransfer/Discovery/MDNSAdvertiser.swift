@@ -96,13 +96,21 @@ public final class MDNSAdvertiser: @unchecked Sendable {
         close(running.wake)
     }
 
-    /// IPv4 on every interface (at least one must work); IPv6 where it works.
-    static func openSockets(_ interfaces: [NetworkInterface]) throws(DiscoveryError) -> [MDNSSocket] {
+    /// IPv4 on every interface (at least one must work); IPv6 where it works. With
+    /// `anyPortIfBusy`, an IPv4 socket that cannot share port 5353 (another program holds it
+    /// without SO_REUSEADDR) takes any port instead, as a legacy querier.
+    static func openSockets(_ interfaces: [NetworkInterface], anyPortIfBusy: Bool = false) throws(DiscoveryError) -> [MDNSSocket] {
         var sockets: [MDNSSocket] = []
         var firstError: DiscoveryError? = nil
         for interface in interfaces {
             if !interface.ipv4.isEmpty {
-                do { sockets.append(try MDNSSocket(interface: interface, ipv6: false)) } catch { firstError = firstError ?? error }
+                do {
+                    sockets.append(try MDNSSocket(interface: interface, ipv6: false))
+                } catch .socketCall(let call, _, EADDRINUSE) where anyPortIfBusy && call.hasPrefix("bind") {
+                    do { sockets.append(try MDNSSocket(interface: interface, ipv6: false, localPort: 0)) } catch { firstError = firstError ?? error }
+                } catch {
+                    firstError = firstError ?? error
+                }
             }
             if !interface.isLoopback, !interface.ipv6.isEmpty, let socket = try? MDNSSocket(interface: interface, ipv6: true) {
                 sockets.append(socket)

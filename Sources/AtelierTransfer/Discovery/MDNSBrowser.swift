@@ -94,8 +94,9 @@ public struct MDNSBrowser: Sendable {
         try browse(timeoutSeconds: timeoutSeconds) { !$0.matching(codeNumber: codeNumber).isEmpty }.matching(codeNumber: codeNumber).first
     }
 
-    /// The same sockets an advertiser opens: IPv4 on each interface, IPv6 where it works.
+    /// The same sockets an advertiser opens (IPv4 on each interface, IPv6 where it works), but
+    /// on any port where 5353 cannot be shared.
     static func openSockets(_ interfaces: [NetworkInterface]) throws(DiscoveryError) -> [MDNSSocket] {
-        try MDNSAdvertiser.openSockets(interfaces)
+        try MDNSAdvertiser.openSockets(interfaces, anyPortIfBusy: true)
     }
 }

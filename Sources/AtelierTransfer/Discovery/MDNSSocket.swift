@@ -15,15 +15,19 @@ struct MDNSSocket: Sendable {
     let descriptor: Int32
     let interface: NetworkInterface
     let isIPv6: Bool
+    /// 5353, or 0 (any) for a querier that could not share 5353 (RFC 6762 §6.7 legacy queries:
+    /// responders then reply by unicast to this socket).
+    let localPort: UInt16
 
     static let port: UInt16 = 5353
     static let ipv4Group: [UInt8] = [224, 0, 0, 251]
     static let ipv6Group: [UInt8] = [0xFF, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFB]
 
     /// Opens and joins; on failure nothing is left open.
-    init(interface: NetworkInterface, ipv6: Bool) throws(DiscoveryError) {
+    init(interface: NetworkInterface, ipv6: Bool, localPort: UInt16 = MDNSSocket.port) throws(DiscoveryError) {
         self.interface = interface
         self.isIPv6 = ipv6
+        self.localPort = localPort
         let family = ipv6 ? AF_INET6 : AF_INET
         let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .socketCall(call: "socket", interface: interface.name, errno: errno) }
@@ -46,8 +50,8 @@ struct MDNSSocket: Sendable {
         guard let local = interface.ipv4.first else { throw .noSuchInterface(interface.name) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = Self.port.bigEndian
-        try bind(&address, "bind(0.0.0.0:5353)")
+        address.sin_port = localPort.bigEndian
+        try bind(&address, "bind(0.0.0.0:\(localPort))")
         try option(Int32(IPPROTO_IP), IP_MULTICAST_ALL, Int32(0), "setsockopt(IP_MULTICAST_ALL)")
         var request = ip_mreqn()
         request.imr_multiaddr = Self.inAddr(Self.ipv4Group)
@@ -63,8 +67,8 @@ struct MDNSSocket: Sendable {
         try option(Int32(IPPROTO_IPV6), IPV6_V6ONLY, Int32(1), "setsockopt(IPV6_V6ONLY)")
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_port = Self.port.bigEndian
-        try bind(&address, "bind([::]:5353)")
+        address.sin6_port = localPort.bigEndian
+        try bind(&address, "bind([::]:\(localPort))")
         // IPV6_MULTICAST_ALL (29) exists from Linux 4.20; older kernels deliver a bit more.
         try? option(Int32(IPPROTO_IPV6), 29, Int32(0), "setsockopt(IPV6_MULTICAST_ALL)")
         var request = ipv6_mreq()
