@@ -57,6 +57,6 @@ let package = Package(
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
-        .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"]),
+        .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
     ]
 )
