@@ -1,7 +1,7 @@
 # Atelier: build, demo, test, install. `make help` lists the targets.
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
-TOOLS   := atl-import atl-query atl-export atl-classify
+TOOLS   := atl-import atl-query atl-export atl-classify atl-send atl-recv
 DEMO    := $(CURDIR)/.atelier-demo
 DEBUG_BIN = $(CURDIR)/.build/debug
 
@@ -54,8 +54,8 @@ bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see b
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/catalog.sh
 
 FUZZ_SECONDS ?= 300
-fuzz: ## libFuzzer on the JSON, CSV, EXIF and image parsers, FUZZ_SECONDS (default 300) each; seeds in fuzz/corpus
-	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS) && fuzz/run.sh image $(FUZZ_SECONDS)
+fuzz: ## libFuzzer on the JSON, CSV, EXIF, image, transfer-frame and DNS parsers, FUZZ_SECONDS (default 300) each; seeds in fuzz/corpus
+	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS) && fuzz/run.sh image $(FUZZ_SECONDS) && fuzz/run.sh transfer $(FUZZ_SECONDS) && fuzz/run.sh dns $(FUZZ_SECONDS)
 
 clean: ## remove build products and the demo catalog
 	rm -rf .build $(DEMO)

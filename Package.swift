@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "atl-query", targets: ["atl-query"]),
         .executable(name: "atl-export", targets: ["atl-export"]),
         .executable(name: "atl-classify", targets: ["atl-classify"]),
+        .executable(name: "atl-send", targets: ["atl-send"]),
+        .executable(name: "atl-recv", targets: ["atl-recv"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,7 +43,7 @@ let package = Package(
         ]),
         // Shared command-line plumbing: output, exit codes, progress, paths, common options.
         .target(name: "AtelierCLI", dependencies: [
-            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging",
+            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", "AtelierTransfer",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -51,6 +53,8 @@ let package = Package(
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-export", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI"]),
+        .executableTarget(name: "atl-send", dependencies: ["AtelierCLI"]),
+        .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI"]),
 
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords"]),
         .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"], exclude: ["Support"]),

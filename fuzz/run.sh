@@ -6,6 +6,7 @@
 #   fuzz/run.sh exif SECONDS [libFuzzer flags…]   EXIF.read on JPEG, PNG and TIFF bytes, and Image.oriented
 #   fuzz/run.sh image SECONDS [libFuzzer flags…]  ImageDecoder.decode and PNG.decode over libjpeg and libpng
 #   fuzz/run.sh transfer SECONDS [libFuzzer flags…]  FrameDecoder, TransferMessage.decode, ManifestPath, PairingCode
+#   fuzz/run.sh dns SECONDS [libFuzzer flags…]       DNSMessage decode/encode, the mDNS responder and browse cache
 #
 # It compiles the sources a target needs, its harness and (for json and csv) the fuzz tests'
 # generators, reference reader and oracle as one module with `swiftc -sanitize=fuzzer,address`
@@ -54,8 +55,11 @@ transfer)
     sources="$root/Sources/AtelierTransfer/Channel/TransferError.swift $root/Sources/AtelierTransfer/Channel/FrameDecoder.swift
              $root/Sources/AtelierTransfer/Messages/*.swift $root/Sources/AtelierTransfer/Pairing/PairingCode.swift
              $root/Sources/AtelierTransfer/Pairing/PairingWordList.swift $root/Sources/AtelierTransfer/Pairing/PairingRole.swift" ;;
+dns)
+    harness=$here/DNSMessageFuzz.swift
+    sources="$root/Sources/AtelierTransfer/Discovery/*.swift $root/Tests/AtelierTransferTests/DNSFuzzSupport.swift" ;;
 *)
-    echo "usage: fuzz/run.sh json|csv|exif|image|transfer SECONDS [libFuzzer flags…]" >&2
+    echo "usage: fuzz/run.sh json|csv|exif|image|transfer|dns SECONDS [libFuzzer flags…]" >&2
     exit 64 ;;
 esac
 

@@ -42,14 +42,17 @@ EXIT_CODES = [
          "record that is not in the catalog, a damaged or foreign catalog or backup archive. "
          "The message names the input, the line and the field."),
     (66, "An input is missing: a file that cannot be opened, or no catalog yet."),
-    (69, "A peer or service is unavailable."),
+    (69, "A peer or service is unavailable: no receiver answered, the connection was refused, "
+         "or the peer stopped the transfer."),
     (70, "Internal error (a bug: please report it)."),
     (73, "The output cannot be created: the catalog, its directory or the -o file cannot be "
-         "written."),
-    (74, "Input/output error while reading or writing."),
+         "written; for atl-recv, a full disk or a file it would have to overwrite."),
+    (74, "Input/output error while reading or writing; for a transfer, a damaged, tampered or "
+         "cut-off stream (nothing damaged is kept)."),
     (75, "Temporary failure: the catalog is busy (another atl-import holds it for longer "
-         "than 30 seconds); try again."),
-    (77, "Permission or authentication denied."),
+         "than 30 seconds), or a transfer timed out; try again."),
+    (77, "Permission or authentication denied: for atl-send and atl-recv, the two sides typed "
+         "different pairing codes (nothing was transferred)."),
 ]
 
 # Long example lines are wrapped with shell line continuations to fit an 80-column terminal.

@@ -1,5 +1,6 @@
 import AtelierCatalog
 import AtelierRecords
+import AtelierTransfer
 import ArgumentParser
 import Foundation
 
@@ -39,6 +40,11 @@ public enum Diagnostics {
         FileHandle.standardError.write(Data("\(tool): \(message)\n".utf8))
     }
 
+    /// Prints `tool: message` on stderr when it is a terminal (chatter a script does not want).
+    public static func note(_ message: String) {
+        if isatty(2) == 1 { warn(message) }
+    }
+
     /// Maps any error to its exit code, printing its message (nothing for a closed pipe).
     public static func exitCode(for error: Error) -> ExitCode {
         let (message, status) = describe(error)
@@ -74,6 +80,28 @@ public enum Diagnostics {
             case .cannotWrite: return (e.description, .cannotCreate)
             case .database: return (e.description, .software)
             }
+        case let e as TransferError: return (e.description, transferStatus(e))
+        case let e as TransportError:
+            switch e {
+            case .badAddress: return (e.description, .usage)
+            case .unresolved, .cannotConnect, .cannotListen: return (e.description, .unavailable)
+            case .timedOut: return (e.description, .tempFail)
+            case .broken: return (e.description, .ioError)
+            }
+        case let e as BatchDirectoryError:
+            switch e {
+            case .checksumMismatch: return (e.description, .dataError)
+            case .cannotWrite, .wouldOverwrite, .notARegularFile, .noSpace: return (e.description, .cannotCreate)
+            }
+        case let e as LocalBatchError:
+            switch e {
+            case .cannotRead: return (e.description, .noInput)
+            case .duplicateName: return (e.description, .usage)
+            case .notARegularFile, .changed: return (e.description, .dataError)
+            }
+        case let e as DiscoveryError:
+            if case .noSuchInterface = e { return (e.description, .usage) }
+            return (e.description, .unavailable)
         case let e as ExitCode: return (nil, Sysexit(rawValue: e.rawValue) ?? .software)
         default: return ("\(error)", .software)
         }
@@ -109,6 +137,27 @@ extension ParsableCommand {
                 .replacingOccurrences(of: "\n  - ", with: ", ")
             Diagnostics.warn("\(text)\nTry '\(Diagnostics.tool) --help' for the options and examples.")
             Foundation.exit(Sysexit.usage.rawValue)
+        }
+    }
+}
+
+extension Diagnostics {
+    /// Exit codes of the transfer protocol's errors (docs/transfer-protocol.md, "Exit codes").
+    static func transferStatus(_ error: TransferError) -> Sysexit {
+        switch error {
+        case .wrongCode, .weakPeerKey: return .noPermission
+        case .invalidPairingCode, .unknownPairingWord: return .usage
+        case .malformedHandshake, .unsupportedVersion: return .unavailable
+        case .authenticationFailed, .truncatedStream, .dataAfterClose, .frameTooLarge, .frameTooSmall, .malformedMessage, .unexpectedMessage: return .ioError
+        case .unsafePath, .invalidManifest: return .dataError
+        case .peerAborted(let reason, _):
+            switch reason {
+            case .wrongCode: return .noPermission
+            case .diskFull, .refusedOverwrite: return .cannotCreate
+            case .badManifest: return .dataError
+            default: return .unavailable
+            }
+        case .handshakeOutOfOrder, .channelClosed, .nonceExhausted: return .software
         }
     }
 }

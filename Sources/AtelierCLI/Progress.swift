@@ -62,9 +62,15 @@ public final class ProgressReporter {
                 line += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
                 line += String(format: "%3d%% ", Int(min(f, 1) * 100))
             }
-            line += "\(done)"
-            if let total { line += "/\(total)" }
-            line += " \(unit) " + String(format: "%.0f/s", rate)
+            if unit == "bytes" {
+                line += Self.bytes(Double(done))
+                if let total { line += "/" + Self.bytes(Double(total)) }
+                line += " " + Self.bytes(rate) + "/s"
+            } else {
+                line += "\(done)"
+                if let total { line += "/\(total)" }
+                line += " \(unit) " + String(format: "%.0f/s", rate)
+            }
             if let eta { line += " ETA " + Self.clock(eta) }
             line += "\u{1B}[K"
             FileHandle.standardError.write(Data(line.utf8))
@@ -81,8 +87,31 @@ public final class ProgressReporter {
         if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
+    /// 1.5 GB, 30 MB, 512 kB (decimal units, as transfer tools show them).
+    static func bytes(_ value: Double) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = value, unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: unit > 0 && value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
+}
+
+/// A `ProgressReporter` that workers on several threads may update.
+public final class LockedProgressReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let reporter: ProgressReporter
+
+    public init(_ reporter: ProgressReporter) { self.reporter = reporter }
+
+    public func update(done: Int) { lock.withLock { reporter.update(done: done) } }
+
+    public func finish(done: Int) { lock.withLock { reporter.finish(done: done) } }
 }

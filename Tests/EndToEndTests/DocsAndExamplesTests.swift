@@ -29,8 +29,9 @@ final class DocsAndExamplesTests: XCTestCase {
             let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])
             let command = try XCTUnwrap(json["command"] as? [String: Any])
             let discussion = try XCTUnwrap(command["discussion"] as? String, tool)
-            let examples = try XCTUnwrap(discussion.components(separatedBy: "EXAMPLES\n").last, tool)
-                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // After the heading line ("EXAMPLES", or "EXAMPLES (a note)").
+            let section = try XCTUnwrap(discussion.components(separatedBy: "EXAMPLES").last, tool)
+            let examples = section.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             XCTAssertGreaterThanOrEqual(examples.count, 3, tool)
             for example in examples {
                 let result = try sh.run(example)

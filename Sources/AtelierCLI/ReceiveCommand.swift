@@ -1,0 +1,116 @@
+import ArgumentParser
+import AtelierRecords
+import AtelierTransfer
+import Foundation
+
+/// `atl-recv`: receive one batch of files from `atl-send`, verified and resumable.
+public struct ReceiveCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "atl-recv",
+        abstract: "Receive a batch of files from atl-send over an encrypted, code-paired connection.",
+        discussion: """
+            Waits for one sender on the local network, pairs with it by the shared code (CPace, so a \
+            wrong guess learns nothing and costs the guesser the attempt), receives the manifest, \
+            checks it (safe names, free space, nothing overwritten unless --overwrite) and writes \
+            each file under a temporary name, checks its sha256 and renames it into \
+            DIR/<batch>/ with its directories. Prints a capture record per file as it lands and, \
+            once every file is verified on disk, the batch record with status "complete" \
+            (END_BATCH), so 'atl-recv | atl-reconstruct' can start at once.
+
+            Without --listen it listens on a free port and advertises itself as _atelier._tcp over \
+            multicast DNS with the code's number (the number is public, the words are the secret). \
+            Without --code it makes a code up and shows it on stderr.
+
+            Interrupted (network cut, either side killed)? Run both commands again: complete files \
+            are kept, partial ones continue where they stopped. A wrong code fails on both sides \
+            with exit 77 and nothing written; a tampered or truncated stream stops with exit 74 and \
+            nothing damaged in DIR. The protocol is in docs/transfer-protocol.md.
+
+            The examples start both ends on one machine, to try it; across machines, run each side on its own.
+
+            EXAMPLES
+              atl-recv --code 7-crane-orbit --into Scans/Input & atl-send --code 7-crane-orbit photos > /dev/null; wait
+              atl-recv --code 7-crane-orbit --into Scans/Input | jq -c 'select(.type == "batch")' & atl-send --code 7-crane-orbit photos > /dev/null; wait
+              atl-recv --listen 127.0.0.1:9700 --code 7-crane-orbit --into /tmp/in & atl-send --to 127.0.0.1:9700 --code 7-crane-orbit photo.jpg > /dev/null; wait
+            """,
+        version: AtelierVersion.string)
+
+    @OptionGroup var transfer: TransferOptions
+
+    @Option(name: .long, help: ArgumentHelp("Where batches land, each in a directory named by its batch id.", valueName: "dir"),
+            completion: .directory)
+    var into = "Scans/Input"
+
+    @Option(name: .long, help: ArgumentHelp("Listen on this address and port and skip advertising (':9700', '0.0.0.0:9700', '[::]:9700').", valueName: "addr:port"))
+    var listen: String?
+
+    @Flag(name: .long, help: "Replace files of the batch directory that exist with other content.")
+    var overwrite = false
+
+    @Option(name: .long, help: ArgumentHelp("How long to wait for the sender to connect.", valueName: "seconds"))
+    var wait: Double = 600
+
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var progress: ProgressOptions
+
+    public init() {}
+
+    public func validate() throws {
+        if let listen { _ = try SocketAddress.split(listen) }
+        if !(wait > 0) { throw ValidationError("--wait must be a positive number of seconds") }
+    }
+
+    public func run() throws {
+        let out = RecordOutput(lineBuffered: output.lineBuffered)
+        do {
+            try receive(out: out)
+            try out.flush()
+        } catch {
+            throw Diagnostics.exitCode(for: error)
+        }
+    }
+
+    private func receive(out: RecordOutput) throws {
+        let (code, generated) = try transfer.pairingCode()
+        let listener = try TCPListener(listen ?? ":0")
+        var advertiser: MDNSAdvertiser?
+        if listen == nil {
+            let service = ServiceAdvertisement.atelier(codeNumber: code.number, port: listener.address.port)
+            advertiser = MDNSAdvertiser(service, interfaces: transfer.interfaces)
+            try advertiser!.start()
+        }
+        defer { advertiser?.stop() }
+        if generated {
+            Diagnostics.warn("code \(code); on the sending machine: atl-send --code \(code) FILE…")
+        }
+        Diagnostics.note("waiting for a sender on port \(listener.address.port)")
+        let socket = try listener.accept(timeoutSeconds: wait, connectionTimeoutSeconds: transfer.timeout)
+        // One attempt per code: a wrong guess ends the session, so guessing is hopeless.
+        let connection = try SecureConnection.pairAsReceiver(socket, code: code)
+        advertiser?.stop()
+        var bar: ProgressReporter?
+        var total: UInt64 = 0
+        try BatchReceiver(into: into, overwrite: overwrite).run(connection) { event in
+            switch event {
+            case .accepted(_, _, _, _, let toReceive):
+                total = toReceive
+                bar = ProgressReporter(mode: progress.progress, stage: "receiving", unit: "bytes", total: Int(toReceive))
+            case .received(let bytes):
+                bar?.update(done: Int(bytes))
+            case .file(let file):
+                try out.write(["type": "capture", "batch": .string(file.batch),
+                               "index": .int(Int64(file.index)), "path": .string(Self.absolute(file.path)), "name": .string(file.relativePath),
+                               "sha256": .string(file.sha256Hex), "bytes": .int(Int64(file.bytes)),
+                               "status": .string(file.resumedFrom == nil ? "present" : file.resumedFrom! > 0 ? "resumed" : "received")])
+            case .complete(let batch, let directory, let files, let bytes):
+                bar?.finish(done: Int(total))
+                try out.write(["type": "batch", "id": .string(batch), "count": .int(Int64(files)), "bytes": .int(Int64(bytes)),
+                               "dir": .string(Self.absolute(directory)), "status": "complete"])
+            }
+        }
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

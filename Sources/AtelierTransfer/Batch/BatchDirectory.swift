@@ -1,0 +1,168 @@
+import Crypto
+import Foundation
+
+/// Where a received batch lands: `<into>/<batch>/<relative path>`, each file written under a
+/// temporary name in `<into>/<batch>/.atl-partial/`, verified against its sha256, then renamed
+/// into place. A partial file survives an interruption, so the next run continues it.
+///
+/// Paths handed in are already sanitised (relative, no `..`); here no existing symlink, device
+/// or FIFO on the way is ever written through, and nothing is replaced unless `overwrite`.
+public struct BatchDirectory: Sendable {
+    /// `<into>/<batch>`.
+    public let root: String
+    public let overwrite: Bool
+    private var partialDirectory: String { root + "/.atl-partial" }
+
+    /// What the receiver already holds of one file.
+    public enum Holding: Sendable, Equatable {
+        /// The finished file, verified.
+        case complete
+        /// The first `bytes` bytes, written in an earlier run from authenticated frames.
+        case partial(bytes: Int64)
+        case none
+    }
+
+    public init(into: String, batch: String, overwrite: Bool) {
+        root = (into.hasSuffix("/") ? String(into.dropLast()) : into) + "/" + batch
+        self.overwrite = overwrite
+    }
+
+    public func finalPath(_ relative: String) -> String { root + "/" + relative }
+
+    /// The temporary file of the entry at `relative`, named by a hash of that path (flat, and
+    /// the same in the next run). The batch id names the content, so within one batch
+    /// directory a path always means the same bytes.
+    public func partialPath(relative: String) -> String {
+        partialDirectory + "/" + SHA256.hash(data: Array(relative.utf8)).hex.prefix(32) + ".part"
+    }
+
+    /// What is already here of `relative` (size `size`, sha256 `sha256Hex`): a finished file is
+    /// re-hashed before it counts as complete; a file with other content is an error unless
+    /// `overwrite`, and then counts as absent.
+    public func holding(relative: String, size: Int64, sha256Hex: String) throws(BatchDirectoryError) -> Holding {
+        let path = finalPath(relative)
+        try checkNothingStrangeOnTheWay(to: relative)
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+            if Int64(info.st_size) == size, let digest = try? Self.digest(of: path, bytes: size).hex, digest == sha256Hex { return .complete }
+            guard overwrite else { throw .wouldOverwrite(path: path) }
+        }
+        let partial = partialPath(relative: relative)
+        guard lstat(partial, &info) == 0 else { return .none }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: partial) }
+        let have = min(Int64(info.st_size), size)
+        return have > 0 ? .partial(bytes: have) : .none
+    }
+
+    /// Throws `.noSpace` unless the file system holding `root` has `bytes` free (and 1% spare).
+    public func checkSpace(for bytes: Int64) throws(BatchDirectoryError) {
+        guard bytes > 0 else { return }
+        var probe = root
+        var info = statvfs()
+        while statvfs(probe, &info) != 0 {
+            let parent = (probe as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != probe else { return }
+            probe = parent
+        }
+        let free = Int64(info.f_bavail) * Int64(info.f_frsize)
+        let needed = bytes + bytes / 100
+        if free < needed { throw .noSpace(path: probe, neededBytes: needed, freeBytes: free) }
+    }
+
+    /// Opens the temporary file of an entry for writing from `offset` (0, or the verified
+    /// length of what is there), cutting off anything past it.
+    public func openPartial(relative: String, offset: Int64) throws(BatchDirectoryError) -> PartialFile {
+        try makeDirectories(partialDirectory)
+        let path = partialPath(relative: relative)
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        var hasher = SHA256()
+        if offset > 0 {
+            do throws(BatchDirectoryError) {
+                try Self.hash(path: path, bytes: offset, into: &hasher)
+            } catch {
+                close(fd)
+                throw error
+            }
+        }
+        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .cannotWrite(path: path, reason: reason)
+        }
+        return PartialFile(fd: fd, path: path, written: offset, hasher: hasher)
+    }
+
+    /// Checks the finished temporary file against `sha256Hex`, makes it durable and renames it
+    /// to `relative`. A mismatch deletes it (the next run starts that file over).
+    public func publish(_ file: PartialFile, relative: String, sha256Hex: String) throws(BatchDirectoryError) {
+        let target = finalPath(relative)
+        let (digest, path) = try file.finish()
+        guard digest == sha256Hex else {
+            unlink(path)
+            throw .checksumMismatch(path: target)
+        }
+        try checkNothingStrangeOnTheWay(to: relative)
+        try makeDirectories((target as NSString).deletingLastPathComponent)
+        guard rename(path, target) == 0 else { throw .cannotWrite(path: target, reason: String(cString: strerror(errno))) }
+    }
+
+    /// Flushes the batch's directories and removes the emptied temporary directory.
+    public func finishBatch(relativePaths: [String]) {
+        rmdir(partialDirectory)
+        var directories = Set([root])
+        for relative in relativePaths { directories.insert((finalPath(relative) as NSString).deletingLastPathComponent) }
+        for directory in directories {
+            let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if fd >= 0 {
+                fsync(fd)
+                close(fd)
+            }
+        }
+    }
+
+    /// Refuses a symlink, device or FIFO anywhere between `root` and the file.
+    private func checkNothingStrangeOnTheWay(to relative: String) throws(BatchDirectoryError) {
+        var path = root
+        var info = stat()
+        for component in [""] + relative.split(separator: "/").dropLast().map(String.init) {
+            if !component.isEmpty { path += "/" + component }
+            guard lstat(path, &info) == 0 else { return }
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw .notARegularFile(path: path) }
+        }
+    }
+
+    private func makeDirectories(_ path: String) throws(BatchDirectoryError) {
+        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw .cannotWrite(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// The sha256 of the first `bytes` bytes of `path`.
+    public static func digest(of path: String, bytes: Int64) throws(BatchDirectoryError) -> SHA256.Digest {
+        var hasher = SHA256()
+        try hash(path: path, bytes: bytes, into: &hasher)
+        return hasher.finalize()
+    }
+
+    static func hash(path: String, bytes: Int64, into hasher: inout SHA256) throws(BatchDirectoryError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var left = bytes
+        while left > 0 {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, Int(min(Int64($0.count), left))) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw .cannotWrite(path: path, reason: n == 0 ? "shorter than expected" : String(cString: strerror(errno))) }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            left -= Int64(n)
+        }
+    }
+}
+
+extension SHA256.Digest {
+    /// Lower-case hex, as manifests and records carry it.
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}

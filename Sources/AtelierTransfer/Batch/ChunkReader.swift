@@ -1,0 +1,56 @@
+import Foundation
+
+/// Reads one file after another in fixed-size chunks into one reused buffer.
+final class ChunkReader {
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var fd: Int32 = -1
+    private var path = ""
+    private var offset: UInt64 = 0
+    private var end: UInt64 = 0
+
+    init(chunkBytes: Int) {
+        buffer = .allocate(byteCount: chunkBytes, alignment: 64)
+    }
+
+    deinit {
+        closeFile()
+        buffer.deallocate()
+    }
+
+    /// Starts on `path` at `offset`; the file must still be `expectedSize` bytes long.
+    func open(_ path: String, expectedSize: UInt64, from offset: UInt64) throws {
+        closeFile()
+        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LocalBatchError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, UInt64(info.st_size) == expectedSize else { throw LocalBatchError.changed(path: path) }
+        _ = posix_fadvise(fd, off_t(offset), 0, Int32(POSIX_FADV_SEQUENTIAL))
+        self.path = path
+        self.offset = offset
+        end = expectedSize
+    }
+
+    /// The next chunk and its offset in the file, or nil at the end. The bytes stay valid
+    /// until the next call.
+    func next() throws -> (offset: UInt64, bytes: UnsafeRawBufferPointer)? {
+        guard offset < end else {
+            closeFile()
+            return nil
+        }
+        let want = Int(min(UInt64(buffer.count), end - offset))
+        var have = 0
+        while have < want {
+            let n = pread(fd, buffer.baseAddress! + have, want - have, off_t(offset) + off_t(have))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw n == 0 ? LocalBatchError.changed(path: path) : LocalBatchError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+            have += n
+        }
+        defer { offset += UInt64(want) }
+        return (offset, UnsafeRawBufferPointer(rebasing: buffer[..<want]))
+    }
+
+    private func closeFile() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+}

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+
+/// A file of the batch being received: appended to as its chunks arrive, hashed on the way, so
+/// checking it at the end costs no second read.
+public final class PartialFile: @unchecked Sendable {
+    private let fd: Int32
+    let path: String
+    /// Bytes in the file so far (the verified prefix of a resumed file included).
+    public private(set) var written: Int64
+    private var hasher: SHA256
+
+    init(fd: Int32, path: String, written: Int64, hasher: SHA256) {
+        self.fd = fd
+        self.path = path
+        self.written = written
+        self.hasher = hasher
+    }
+
+    deinit { close(fd) }
+
+    /// Appends `bytes`.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(BatchDirectoryError) {
+        hasher.update(bufferPointer: bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            offset += n
+        }
+        written += Int64(bytes.count)
+    }
+
+    /// Makes the bytes durable and returns the whole file's sha256 (hex) and its path.
+    func finish() throws(BatchDirectoryError) -> (digest: String, path: String) {
+        guard fsync(fd) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        return (hasher.finalize().hex, path)
+    }
+}

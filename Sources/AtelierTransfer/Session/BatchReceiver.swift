@@ -1,0 +1,162 @@
+import Foundation
+
+/// The receiver's half of a batch transfer over a paired connection: takes the manifest,
+/// says what it already has, writes and verifies each file, and confirms the batch only once
+/// every file is verified on disk.
+public struct BatchReceiver: Sendable {
+    /// What happens, for the caller to print (records) and show (progress).
+    public enum Event: Sendable {
+        /// The manifest arrived and was accepted: `toReceive` bytes are still to come.
+        case accepted(batch: String, directory: String, files: Int, bytes: UInt64, toReceive: UInt64)
+        /// More bytes were written (the running total of this session).
+        case received(bytes: UInt64)
+        /// A file is verified and in place (or was already, from an earlier run).
+        case file(ReceivedFile)
+        /// Every file is verified: END_BATCH.
+        case complete(batch: String, directory: String, files: Int, bytes: UInt64)
+    }
+
+    /// One file of the batch, in place.
+    public struct ReceivedFile: Sendable {
+        public let batch: String
+        public let index: Int
+        public let relativePath: String
+        public let path: String
+        public let sha256Hex: String
+        public let bytes: UInt64
+        /// Where this session started it: 0, the length kept from an interrupted run, or nil
+        /// when the file was already complete.
+        public let resumedFrom: UInt64?
+    }
+
+    public var into: String
+    public var overwrite: Bool
+    public var limits: ManifestLimits
+
+    public init(into: String, overwrite: Bool = false, limits: ManifestLimits = .standard) {
+        self.into = into
+        self.overwrite = overwrite
+        self.limits = limits
+    }
+
+    /// Runs the conversation to its end. Errors of the disk or the batch are sent to the peer
+    /// as `abort` before they are thrown.
+    public func run(_ connection: SecureConnection, onEvent: (Event) throws -> Void) throws {
+        try connection.send(.hello(Hello(role: .receiver, software: "atl-recv")))
+        try BatchSender.expectHello(from: connection, role: .sender)
+        var assembler = ManifestAssembler(limits: limits)
+        var manifest: Manifest?
+        while manifest == nil {
+            switch try connection.receive() {
+            case .manifest(let part):
+                do { manifest = try assembler.add(part) } catch {
+                    connection.abort(.badManifest, "\(error)")
+                    throw error
+                }
+            case .abort(let reason, let message): throw TransferError.peerAborted(reason, message: message)
+            case let other: throw TransferError.unexpectedMessage(expected: "manifest", got: other.name)
+            }
+        }
+        try receive(manifest!, over: connection, onEvent: onEvent)
+    }
+
+    private func receive(_ manifest: Manifest, over connection: SecureConnection, onEvent: (Event) throws -> Void) throws {
+        let directory = BatchDirectory(into: into, batch: manifest.batchID, overwrite: overwrite)
+        var states: [ResumeState] = []
+        do {
+            for entry in manifest.entries {
+                switch try directory.holding(relative: entry.path.string, size: Int64(entry.size), sha256Hex: entry.sha256Hex) {
+                case .complete: states.append(.complete)
+                case .partial(let bytes): states.append(.have(UInt64(bytes)))
+                case .none: states.append(.need)
+                }
+            }
+            let toReceive = zip(manifest.entries, states).reduce(UInt64(0)) { sum, pair in
+                sum + (pair.1.sendFrom.map { pair.0.size - min($0, pair.0.size) } ?? 0)
+            }
+            try directory.checkSpace(for: Int64(toReceive))
+            try onEvent(.accepted(batch: manifest.batchID, directory: directory.root, files: manifest.entries.count,
+                                  bytes: manifest.totalBytes, toReceive: toReceive))
+        } catch let error as BatchDirectoryError {
+            connection.abort(Self.abortReason(for: error), "\(error)")
+            throw error
+        }
+        for (index, entry) in manifest.entries.enumerated() where states[index] == .complete {
+            try onEvent(.file(ReceivedFile(batch: manifest.batchID, index: index, relativePath: entry.path.string, path: directory.finalPath(entry.path.string),
+                                           sha256Hex: entry.sha256Hex, bytes: entry.size, resumedFrom: nil)))
+        }
+        try connection.send(.resume(states))
+
+        var done = states.map { $0 == .complete }
+        var current: (index: Int, file: PartialFile)?
+        var received: UInt64 = 0
+        func open(_ index: Int) throws -> PartialFile {
+            let entry = manifest.entries[index]
+            return try directory.openPartial(relative: entry.path.string, offset: Int64(states[index].sendFrom ?? 0))
+        }
+        do {
+            while true {
+                switch try connection.receive() {
+                case .data(let entry, let offset, let bytes):
+                    let index = Int(entry)
+                    guard index < done.count, !done[index] else { throw TransferError.unexpectedMessage(expected: "data of a file still to come", got: "data of file \(entry)") }
+                    if current?.index != index {
+                        guard current == nil else { throw TransferError.unexpectedMessage(expected: "fileEnd of file \(current!.index)", got: "data of file \(entry)") }
+                        current = (index, try open(index))
+                    }
+                    guard offset == UInt64(current!.file.written), UInt64(current!.file.written) + UInt64(bytes.count) <= manifest.entries[index].size else {
+                        throw TransferError.malformedMessage("data", reason: "file \(entry) at offset \(offset), expected \(current!.file.written)")
+                    }
+                    try bytes.withUnsafeBytes { raw in try current!.file.append(raw) }
+                    received += UInt64(bytes.count)
+                    try onEvent(.received(bytes: received))
+                case .fileEnd(let entry, let sha256):
+                    let index = Int(entry)
+                    guard index < done.count, !done[index], current == nil || current!.index == index else {
+                        throw TransferError.unexpectedMessage(expected: "data", got: "fileEnd of file \(entry)")
+                    }
+                    let item = manifest.entries[index]
+                    guard sha256 == item.sha256 else { throw TransferError.malformedMessage("fileEnd", reason: "file \(entry)'s sha256 differs from the manifest's") }
+                    let file = try current?.file ?? open(index)
+                    current = nil
+                    guard UInt64(file.written) == item.size else {
+                        throw TransferError.malformedMessage("fileEnd", reason: "file \(entry) ended at \(file.written) bytes of \(item.size)")
+                    }
+                    try directory.publish(file, relative: item.path.string, sha256Hex: item.sha256Hex)
+                    done[index] = true
+                    try onEvent(.file(ReceivedFile(batch: manifest.batchID, index: index, relativePath: item.path.string, path: directory.finalPath(item.path.string),
+                                                   sha256Hex: item.sha256Hex, bytes: item.size, resumedFrom: states[index].sendFrom)))
+                    try connection.send(.fileVerified(entry: entry))
+                case .endBatch:
+                    guard current == nil, done.allSatisfy({ $0 }) else {
+                        throw TransferError.unexpectedMessage(expected: "the rest of the files", got: "endBatch")
+                    }
+                    directory.finishBatch(relativePaths: manifest.entries.map(\.path.string))
+                    try onEvent(.complete(batch: manifest.batchID, directory: directory.root, files: manifest.entries.count, bytes: manifest.totalBytes))
+                    try connection.send(.batchVerified)
+                    try connection.close()
+                    return
+                case .abort(let reason, let message):
+                    throw TransferError.peerAborted(reason, message: message)
+                case let other:
+                    throw TransferError.unexpectedMessage(expected: "data", got: other.name)
+                }
+            }
+        } catch let error as BatchDirectoryError {
+            connection.abort(Self.abortReason(for: error), "\(error)")
+            throw error
+        } catch let error as TransferError {
+            if case .peerAborted = error {} else { connection.abort(.protocolError, "\(error)") }
+            throw error
+        }
+    }
+
+    static func abortReason(for error: BatchDirectoryError) -> AbortReason {
+        switch error {
+        case .noSpace: .diskFull
+        case .wouldOverwrite, .notARegularFile: .refusedOverwrite
+        case .checksumMismatch: .verificationFailed
+        case .cannotWrite: .ioError
+        }
+    }
+}

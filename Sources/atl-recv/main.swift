@@ -1,0 +1,3 @@
+import AtelierCLI
+
+ReceiveCommand.runAsTool()
