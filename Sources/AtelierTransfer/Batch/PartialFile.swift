@@ -9,12 +9,18 @@ public final class PartialFile: @unchecked Sendable {
     /// Bytes in the file so far (the verified prefix of a resumed file included).
     public private(set) var written: Int64
     private var hasher: SHA256
+    /// Bytes handed to the disk so far (see `Writeback`).
+    private var queued: Int64
+    /// Writeback goes in steps of this many bytes; the step before last is waited for, so at
+    /// most two steps of the file are dirty in memory at a time.
+    static let writebackStep: Int64 = 16 << 20
 
     init(fd: Int32, path: String, written: Int64, hasher: SHA256) {
         self.fd = fd
         self.path = path
         self.written = written
         self.hasher = hasher
+        self.queued = written
     }
 
     deinit { close(fd) }
@@ -30,6 +36,11 @@ public final class PartialFile: @unchecked Sendable {
             offset += n
         }
         written += Int64(bytes.count)
+        if written - queued >= Self.writebackStep {
+            Writeback.start(fd: fd, offset: queued, length: written - queued)
+            if queued >= Self.writebackStep { Writeback.finish(fd: fd, offset: queued - Self.writebackStep, length: Self.writebackStep) }
+            queued = written
+        }
     }
 
     /// Makes the bytes durable and returns the whole file's sha256 (hex) and its path.
