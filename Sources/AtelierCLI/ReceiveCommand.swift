@@ -61,6 +61,7 @@ public struct ReceiveCommand: ParsableCommand {
     }
 
     public func run() throws {
+        HeapTuning.keepLargeBuffersInHeap()
         let out = RecordOutput(lineBuffered: output.lineBuffered)
         do {
             try receive(out: out)

@@ -64,6 +64,7 @@ public struct SendCommand: ParsableCommand {
     }
 
     public func run() throws {
+        HeapTuning.keepLargeBuffersInHeap()
         let out = RecordOutput(lineBuffered: output.lineBuffered)
         do {
             try send(out: out)
