@@ -47,7 +47,18 @@ public struct BatchReceiver: Sendable {
         var assembler = ManifestAssembler(limits: limits)
         var manifest: Manifest?
         while manifest == nil {
-            switch try connection.receive() {
+            let message: TransferMessage
+            do { message = try connection.receive() } catch let error as TransferError {
+                // The decoder already refuses unsafe paths and broken limits: a bad manifest,
+                // which the sender must hear about, not a silent hang-up.
+                switch error {
+                case .unsafePath, .invalidManifest: connection.abort(.badManifest, "\(error)")
+                case .peerAborted: break
+                default: connection.abort(.protocolError, "\(error)")
+                }
+                throw error
+            }
+            switch message {
             case .manifest(let part):
                 do { manifest = try assembler.add(part) } catch {
                     connection.abort(.badManifest, "\(error)")
