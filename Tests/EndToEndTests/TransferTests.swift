@@ -214,6 +214,29 @@ final class TransferTests: XCTestCase {
         try assertTreeEqual("src", "dst/\(batch)/src", file: file, line: line)
     }
 
+    /// With a batch named by --batch (not by its content), a file that changed between an
+    /// interrupted run and the rerun must start over, not continue the old file's bytes.
+    func testChangedFileUnderTheSameBatchNameStartsOverInsteadOfResuming() throws {
+        try sh.run("python3 \(Self.support)/make_tree.py flat src 1 3000000")
+        let receiverPort = try Self.freePort(), proxyPort = try Self.freePort()
+        let cut = try together([
+            "recv": "timeout 60 atl-recv --listen 127.0.0.1:\(receiverPort) --code \(Self.code) --into dst --timeout 10",
+            "proxy": "timeout 60 python3 \(Self.support)/transfer_proxy.py \(proxyPort) \(receiverPort) --cut-at 2500000",
+            "send": "timeout 60 atl-send --to 127.0.0.1:\(proxyPort) --code \(Self.code) --timeout 10 --batch scans src",
+        ])
+        XCTAssertEqual(cut["recv"]!.status, 74, cut["recv"]!.err)
+        XCTAssertEqual(try sh.run("find dst -path '*/.atl-partial/*' -size +0 -type f | wc -l").out, "1\n", "a partial file is left")
+        // The photo is retaken: same name, same size, other bytes.
+        try sh.run("rm -r src && mkdir other && python3 \(Self.support)/make_tree.py flat other 1 3000000 && python3 \(Self.support)/make_tree.py flat src 2 3000000 && rm src/file-01.bin")
+        XCTAssertNotEqual(try sh.run("cmp -s src/file-00.bin other/file-00.bin").status, 0, "other bytes than before")
+        let again = try transfer(port: try Self.freePort(), recv: "--into dst", send: "--batch scans src")
+        try assertSucceeded(again)
+        XCTAssertEqual(again.recv.records.first?["status"] as? String, "received", "started over")
+        XCTAssertEqual(again.send.records.last?["sent"] as? Int, 3_000_000)
+        try assertTreeEqual("src", "dst/scans/src")
+        XCTAssertEqual(try sh.run("cd dst && find . | sort").lines, [".", "./scans", "./scans/src", "./scans/src/file-00.bin"], "the stale partial file is gone")
+    }
+
     func testStalledReceiverTimesOutTheSender() throws {
         try sh.run("python3 \(Self.support)/make_tree.py flat src 4 3000000")
         let port = try Self.freePort()

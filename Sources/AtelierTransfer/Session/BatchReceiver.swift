@@ -103,7 +103,7 @@ public struct BatchReceiver: Sendable {
         var received: UInt64 = 0
         func open(_ index: Int) throws -> PartialFile {
             let entry = manifest.entries[index]
-            return try directory.openPartial(relative: entry.path.string, offset: Int64(states[index].sendFrom ?? 0))
+            return try directory.openPartial(relative: entry.path.string, sha256Hex: entry.sha256Hex, offset: Int64(states[index].sendFrom ?? 0))
         }
         do {
             while true {
