@@ -67,6 +67,9 @@ public struct ReceiveCommand: ParsableCommand {
             try receive(out: out)
             try out.flush()
         } catch {
+            // The records written so far are true (each file is verified): a failure later in
+            // the batch must not swallow them from a block-buffered stdout.
+            try? out.flush()
             throw Diagnostics.exitCode(for: error)
         }
     }

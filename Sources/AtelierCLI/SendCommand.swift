@@ -70,6 +70,9 @@ public struct SendCommand: ParsableCommand {
             try send(out: out)
             try out.flush()
         } catch {
+            // The records written so far are true (each file is verified): a failure later in
+            // the batch must not swallow them from a block-buffered stdout.
+            try? out.flush()
             throw Diagnostics.exitCode(for: error)
         }
     }

@@ -29,11 +29,12 @@ public struct BatchDirectory: Sendable {
 
     public func finalPath(_ relative: String) -> String { root + "/" + relative }
 
-    /// The temporary file of the entry at `relative`, named by a hash of that path (flat, and
-    /// the same in the next run). The batch id names the content, so within one batch
-    /// directory a path always means the same bytes.
-    public func partialPath(relative: String) -> String {
-        partialDirectory + "/" + SHA256.hash(data: Array(relative.utf8)).hex.prefix(32) + ".part"
+    /// The temporary file of the entry at `relative` whose content is `sha256Hex`, named by a
+    /// hash of both (flat, and the same in the next run). The content is part of the name
+    /// because a batch named by hand (`--batch`) may bring other bytes under the same path in
+    /// the next run: that file starts over instead of continuing the old one's prefix.
+    public func partialPath(relative: String, sha256Hex: String) -> String {
+        partialDirectory + "/" + SHA256.hash(data: Array("\(relative)\u{0}\(sha256Hex)".utf8)).hex.prefix(32) + ".part"
     }
 
     /// What is already here of `relative` (size `size`, sha256 `sha256Hex`): a finished file is
@@ -48,7 +49,7 @@ public struct BatchDirectory: Sendable {
             if Int64(info.st_size) == size, let digest = try? Self.digest(of: path, bytes: size).hex, digest == sha256Hex { return .complete }
             guard overwrite else { throw .wouldOverwrite(path: path) }
         }
-        let partial = partialPath(relative: relative)
+        let partial = partialPath(relative: relative, sha256Hex: sha256Hex)
         guard lstat(partial, &info) == 0 else { return .none }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: partial) }
         let have = min(Int64(info.st_size), size)
@@ -72,9 +73,9 @@ public struct BatchDirectory: Sendable {
 
     /// Opens the temporary file of an entry for writing from `offset` (0, or the verified
     /// length of what is there), cutting off anything past it.
-    public func openPartial(relative: String, offset: Int64) throws(BatchDirectoryError) -> PartialFile {
+    public func openPartial(relative: String, sha256Hex: String, offset: Int64) throws(BatchDirectoryError) -> PartialFile {
         try makeDirectories(partialDirectory)
-        let path = partialPath(relative: relative)
+        let path = partialPath(relative: relative, sha256Hex: sha256Hex)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         var hasher = SHA256()
@@ -108,8 +109,12 @@ public struct BatchDirectory: Sendable {
         guard rename(path, target) == 0 else { throw .cannotWrite(path: target, reason: String(cString: strerror(errno))) }
     }
 
-    /// Flushes the batch's directories and removes the emptied temporary directory.
+    /// Flushes the batch's directories and removes the temporary directory. Every entry is in
+    /// place by now, so a partial file still there held content that changed between runs.
     public func finishBatch(relativePaths: [String]) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: partialDirectory)) ?? [] where name.hasSuffix(".part") {
+            unlink(partialDirectory + "/" + name)
+        }
         rmdir(partialDirectory)
         var directories = Set([root])
         for relative in relativePaths { directories.insert((finalPath(relative) as NSString).deletingLastPathComponent) }

@@ -50,6 +50,15 @@ public struct FrameSealer: Sendable {
         try sealPlaintext(into: &out)
     }
 
+    /// Appends the sealed frame of `bytes` taken as a message's plaintext (type byte and
+    /// fields) without encoding or checking it. Only for tests that play a hostile peer, which
+    /// must send what `TransferMessage` cannot express (a manifest with an unsafe path).
+    mutating func sealUnchecked(plaintext bytes: [UInt8], into out: inout [UInt8]) throws {
+        plaintext.removeAll(keepingCapacity: true)
+        plaintext.append(contentsOf: bytes)
+        try sealPlaintext(into: &out)
+    }
+
     private mutating func sealPlaintext(into out: inout [UInt8]) throws {
         guard !isClosed else { throw TransferError.channelClosed }
         guard framesSealed < UInt64.max else { throw TransferError.nonceExhausted }

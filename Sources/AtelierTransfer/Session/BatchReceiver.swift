@@ -47,7 +47,18 @@ public struct BatchReceiver: Sendable {
         var assembler = ManifestAssembler(limits: limits)
         var manifest: Manifest?
         while manifest == nil {
-            switch try connection.receive() {
+            let message: TransferMessage
+            do { message = try connection.receive() } catch let error as TransferError {
+                // The decoder already refuses unsafe paths and broken limits: a bad manifest,
+                // which the sender must hear about, not a silent hang-up.
+                switch error {
+                case .unsafePath, .invalidManifest: connection.abort(.badManifest, "\(error)")
+                case .peerAborted: break
+                default: connection.abort(.protocolError, "\(error)")
+                }
+                throw error
+            }
+            switch message {
             case .manifest(let part):
                 do { manifest = try assembler.add(part) } catch {
                     connection.abort(.badManifest, "\(error)")
@@ -92,7 +103,7 @@ public struct BatchReceiver: Sendable {
         var received: UInt64 = 0
         func open(_ index: Int) throws -> PartialFile {
             let entry = manifest.entries[index]
-            return try directory.openPartial(relative: entry.path.string, offset: Int64(states[index].sendFrom ?? 0))
+            return try directory.openPartial(relative: entry.path.string, sha256Hex: entry.sha256Hex, offset: Int64(states[index].sendFrom ?? 0))
         }
         do {
             while true {

@@ -72,6 +72,13 @@ public final class SecureConnection: @unchecked Sendable {
         try flush()
     }
 
+    /// Seals and sends `plaintext` as a message's type byte and fields, unchecked: the seam
+    /// tests use to play a hostile peer (`FrameSealer.sealUnchecked`). Not for the tools.
+    func sendUnchecked(plaintext: [UInt8]) throws {
+        try sealer.sealUnchecked(plaintext: plaintext, into: &outgoing)
+        try flush()
+    }
+
     private func flush() throws {
         try outgoing.withUnsafeBytes { raw in try socket.write(raw) }
         bytesSent += outgoing.count
