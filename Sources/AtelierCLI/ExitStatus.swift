@@ -97,7 +97,7 @@ public enum Diagnostics {
             switch e {
             case .cannotRead: return (e.description, .noInput)
             case .duplicateName: return (e.description, .usage)
-            case .notARegularFile, .changed: return (e.description, .dataError)
+            case .notARegularFile, .changed, .notAsRecorded: return (e.description, .dataError)
             }
         case let e as DiscoveryError:
             if case .noSuchInterface = e { return (e.description, .usage) }

@@ -93,6 +93,22 @@ final class TransferTests: XCTestCase {
 
     // MARK: Pairing
 
+    func testARecordWhoseFileChangedSinceItsIdIsCaughtBySender() throws {
+        // An image record's id spares hashing the file first, so it is checked as it is sent.
+        try sh.run("python3 \(Self.support)/make_tree.py flat src 2 300000")
+        let stale = try sh.run("""
+            for f in src/*; do printf '{"type":"image","id":"sha256:%s","path":"%s"}\\n' "$(sha256sum < "$f" | cut -c1-64)" "$f"; done > records.ndjson
+            printf 'X' | dd of=src/file-01.bin bs=1 seek=1000 conv=notrunc 2>/dev/null
+            """)
+        XCTAssertEqual(stale.status, 0, stale.err)
+        let sides = try transfer(port: try Self.freePort(), recv: "--into dst", send: "< records.ndjson")
+        XCTAssertEqual(sides.send.status, 65, sides.send.err)
+        XCTAssertEqual(sides.send.err, "atl-send: src/file-01.bin no longer matches the sha256 of its record: it changed since it was recorded\n")
+        XCTAssertEqual(sides.recv.status, 69, sides.recv.err)
+        XCTAssertTrue(sides.recv.err.contains("file-01.bin changed on the sender since it was recorded"), sides.recv.err)
+        XCTAssertEqual(try sh.run("find dst -type f -not -path '*/.atl-partial/*' -name 'file-01.bin'").out, "", "the changed file is not published")
+    }
+
     func testWrongCodeFailsBothSidesWith77AndWritesNothing() throws {
         try sh.run("python3 \(Self.support)/make_tree.py flat src 2 1000")
         let sides = try transfer(port: try Self.freePort(), recv: "--into dst", send: "src", sendCode: "7-crane-ocean")

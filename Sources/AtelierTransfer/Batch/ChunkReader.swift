@@ -17,13 +17,16 @@ final class ChunkReader {
         buffer.deallocate()
     }
 
-    /// Starts on `path` at `offset`; the file must still be `expectedSize` bytes long.
-    func open(_ path: String, expectedSize: UInt64, from offset: UInt64) throws {
+    /// Starts on `path` at `offset` and reads to `expectedSize`; the file must still be that
+    /// long (or at least that long, with `allowLonger`).
+    func open(_ path: String, expectedSize: UInt64, from offset: UInt64, allowLonger: Bool = false) throws {
         closeFile()
         fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LocalBatchError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
-        guard fstat(fd, &info) == 0, UInt64(info.st_size) == expectedSize else { throw LocalBatchError.changed(path: path) }
+        guard fstat(fd, &info) == 0, UInt64(info.st_size) == expectedSize || (allowLonger && UInt64(info.st_size) > expectedSize) else {
+            throw LocalBatchError.changed(path: path)
+        }
         _ = posix_fadvise(fd, off_t(offset), 0, Int32(POSIX_FADV_SEQUENTIAL))
         self.path = path
         self.offset = offset

@@ -21,6 +21,9 @@ public struct LocalBatch: Sendable {
     public let manifest: Manifest
     /// `localPaths[i]` holds the bytes of `manifest.entries[i]`.
     public let localPaths: [String]
+    /// Entries whose sha256 was given, not computed (an image record's id): the sender hashes
+    /// them as it reads them, so a file changed since it was recorded is caught on this side.
+    public let unverified: Set<Int>
 
     /// Hashes what needs hashing (on every core), checks the names, and names the batch: by
     /// `batchID`, or by a digest of the manifest, so that running the same command again
@@ -42,7 +45,8 @@ public struct LocalBatch: Sendable {
         let digests = try hashAll(items, onHashed: onHashed)
         let entries = try items.indices.map { try ManifestEntry(path: paths[$0], size: sizes[$0], sha256: digests[$0]) }
         let id = batchID ?? defaultBatchID(entries)
-        return LocalBatch(manifest: try Manifest(batchID: id, entries: entries), localPaths: items.map(\.localPath))
+        let given = Set(items.indices.filter { items[$0].sha256Hex.flatMap(hexBytes) != nil })
+        return LocalBatch(manifest: try Manifest(batchID: id, entries: entries), localPaths: items.map(\.localPath), unverified: given)
     }
 
     /// `b_` and 26 hex digits of the sha256 of every entry's path, size and sha256.
@@ -87,6 +91,13 @@ public struct LocalBatch: Sendable {
         return Array(hasher.finalize())
     }
 
+    /// Feeds the first `bytes` bytes of `path` to `hasher`.
+    static func hashPrefix(of path: String, bytes: UInt64, into hasher: inout SHA256) throws {
+        let reader = ChunkReader(chunkBytes: 1 << 20)
+        try reader.open(path, expectedSize: bytes, from: 0, allowLonger: true)
+        while let chunk = try reader.next() { hasher.update(bufferPointer: chunk.bytes) }
+    }
+
     static func hexBytes(_ hex: String) -> [UInt8]? {
         let text = hex.hasPrefix("sha256:") ? Substring(hex.dropFirst(7)) : Substring(hex)
         guard text.count == 64 else { return nil }
@@ -108,8 +119,10 @@ public enum LocalBatchError: Error, Equatable, CustomStringConvertible {
     case notARegularFile(path: String)
     /// Two files would get the same name on the receiver.
     case duplicateName(String)
-    /// The file changed size between hashing and sending.
+    /// The file changed between hashing and sending.
     case changed(path: String)
+    /// The file's bytes no longer hash to the sha256 its record gave (it changed since).
+    case notAsRecorded(path: String)
 
     public var description: String {
         switch self {
@@ -117,6 +130,7 @@ public enum LocalBatchError: Error, Equatable, CustomStringConvertible {
         case .notARegularFile(let path): return "\(path): not a regular file"
         case .duplicateName(let name): return "two files would both be \(name) on the receiver"
         case .changed(let path): return "\(path) changed while being sent"
+        case .notAsRecorded(let path): return "\(path) no longer matches the sha256 of its record: it changed since it was recorded"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The sender's half of a batch transfer over a paired connection: sends the manifest, then
@@ -63,8 +64,13 @@ public struct BatchSender: Sendable {
         for (index, state) in states.enumerated() {
             guard let offset = state.sendFrom else { continue }
             let entry = entries[index]
-            try stream.open(batch.localPaths[index], expectedSize: entry.size, from: min(offset, entry.size))
+            let path = batch.localPaths[index]
+            try stream.open(path, expectedSize: entry.size, from: min(offset, entry.size))
+            // A recorded sha256 is checked as the bytes go (a resumed file's prefix first).
+            var check: SHA256? = batch.unverified.contains(index) ? SHA256() : nil
+            if check != nil, offset > 0 { try LocalBatch.hashPrefix(of: path, bytes: min(offset, entry.size), into: &check!) }
             while let chunk = try stream.next() {
+                check?.update(bufferPointer: chunk.bytes)
                 try connection.sendData(entry: UInt32(index), offset: chunk.offset, bytes: chunk.bytes)
                 sent += UInt64(chunk.bytes.count)
                 try onEvent(.sent(bytes: sent))
@@ -73,6 +79,10 @@ public struct BatchSender: Sendable {
                     let ahead = Double(sent) / limit - Date().timeIntervalSince(start)
                     if ahead > 0 { Thread.sleep(forTimeInterval: ahead) }
                 }
+            }
+            if let digest = check?.finalize(), Array(digest) != entry.sha256 {
+                connection.abort(.cancelled, "\(entry.path) changed on the sender since it was recorded")
+                throw LocalBatchError.notAsRecorded(path: path)
             }
             try connection.send(.fileEnd(entry: UInt32(index), sha256: entry.sha256))
             sentFiles += 1
