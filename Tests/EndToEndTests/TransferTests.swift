@@ -159,7 +159,7 @@ final class TransferTests: XCTestCase {
         let landed = try assertNothingDamaged(source: "src", destination: "dst", file: file, line: line)
         XCTAssertEqual(Set(recv.records.compactMap { $0["name"] as? String }), landed, "a record for each file in place", file: file, line: line)
         XCTAssertLessThan(landed.count, 30, file: file, line: line)
-        let partial = Int(try sh.run("find dst -path '*/.atl-partial/*' -size +0 -type f | wc -l").out.trimmingCharacters(in: .whitespacesAndNewlines))
+        let partial = Int(try sh.run("find dst -path '*/.atl-partial/*' -name '*.part' -size +0 -type f | wc -l").out.trimmingCharacters(in: .whitespacesAndNewlines))
 
         let again = try transfer(port: try Self.freePort(), recv: "--into dst", send: "src")
         try assertSucceeded(again, file: file, line: line)
@@ -194,7 +194,7 @@ final class TransferTests: XCTestCase {
             atl-recv --listen 127.0.0.1:\(port) --code \(Self.code) --into dst --wait 30 --timeout 5 --line-buffered > .t-recv.out 2> .t-recv.err & recv=$!
             atl-send --to 127.0.0.1:\(port) --code \(Self.code) --wait 30 --timeout 5 --limit-rate 4M --line-buffered src > .t-send.out 2> .t-send.err & send=$!
             for i in $(seq 400); do
-                [ "$(grep -c '"capture"' .t-recv.out)" -ge 1 ] && [ -n "$(find dst -path '*/.atl-partial/*' -size +0 2>/dev/null)" ] && break
+                [ "$(grep -c '"capture"' .t-recv.out)" -ge 1 ] && [ -n "$(find dst -path '*/.atl-partial/*' -name '*.part' -size +0 2>/dev/null)" ] && break
                 sleep 0.05
             done
             kill -9 $\(victim)
@@ -213,7 +213,7 @@ final class TransferTests: XCTestCase {
         let landed = try assertNothingDamaged(source: "src", destination: "dst", file: file, line: line)
         XCTAssertGreaterThanOrEqual(landed.count, 1, file: file, line: line)
         XCTAssertLessThan(landed.count, 4, file: file, line: line)
-        let partial = try sh.run("find dst -path '*/.atl-partial/*' -size +0 -type f | wc -l").out
+        let partial = try sh.run("find dst -path '*/.atl-partial/*' -name '*.part' -size +0 -type f | wc -l").out
         XCTAssertEqual(partial, "1\n", "one file was cut short", file: file, line: line)
 
         let again = try transfer(port: try Self.freePort(), recv: "--into dst", send: "src")
@@ -241,7 +241,7 @@ final class TransferTests: XCTestCase {
             "send": "timeout 60 atl-send --to 127.0.0.1:\(proxyPort) --code \(Self.code) --timeout 10 --batch scans src",
         ])
         XCTAssertEqual(cut["recv"]!.status, 74, cut["recv"]!.err)
-        XCTAssertEqual(try sh.run("find dst -path '*/.atl-partial/*' -size +0 -type f | wc -l").out, "1\n", "a partial file is left")
+        XCTAssertEqual(try sh.run("find dst -path '*/.atl-partial/*' -name '*.part' -size +0 -type f | wc -l").out, "1\n", "a partial file is left")
         // The photo is retaken: same name, same size, other bytes.
         try sh.run("rm -r src && mkdir other && python3 \(Self.support)/make_tree.py flat other 1 3000000 && python3 \(Self.support)/make_tree.py flat src 2 3000000 && rm src/file-01.bin")
         XCTAssertNotEqual(try sh.run("cmp -s src/file-00.bin other/file-00.bin").status, 0, "other bytes than before")

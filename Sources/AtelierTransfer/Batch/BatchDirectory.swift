@@ -37,15 +37,17 @@ public struct BatchDirectory: Sendable {
         partialDirectory + "/" + SHA256.hash(data: Array("\(relative)\u{0}\(sha256Hex)".utf8)).hex.prefix(32) + ".part"
     }
 
-    /// What is already here of `relative` (size `size`, sha256 `sha256Hex`): a finished file is
-    /// re-hashed before it counts as complete; a file with other content is an error unless
-    /// `overwrite`, and then counts as absent.
-    public func holding(relative: String, size: Int64, sha256Hex: String) throws(BatchDirectoryError) -> Holding {
+    /// What is already here of `relative` (size `size`, sha256 `sha256Hex`): a finished file
+    /// counts as complete if this batch's journal saw it verified and it has not been touched
+    /// since (same size, inode and modification time), else after hashing it again; a file
+    /// with other content is an error unless `overwrite`, and then counts as absent.
+    public func holding(relative: String, size: Int64, sha256Hex: String, journal: VerifiedJournal = VerifiedJournal()) throws(BatchDirectoryError) -> Holding {
         let path = finalPath(relative)
         try checkNothingStrangeOnTheWay(to: relative)
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+            if Int64(info.st_size) == size, journal.vouchesFor(relative, sha256Hex: sha256Hex, info: info) { return .complete }
             if Int64(info.st_size) == size, let digest = try? Self.digest(of: path, bytes: size).hex, digest == sha256Hex { return .complete }
             guard overwrite else { throw .wouldOverwrite(path: path) }
         }
@@ -107,7 +109,15 @@ public struct BatchDirectory: Sendable {
         try checkNothingStrangeOnTheWay(to: relative)
         try makeDirectories((target as NSString).deletingLastPathComponent)
         guard rename(path, target) == 0 else { throw .cannotWrite(path: target, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        if lstat(target, &info) == 0 { VerifiedJournal.append(relative: relative, sha256Hex: sha256Hex, info: info, to: journalPath) }
     }
+
+    /// Where the batch notes the files it verified, until the batch is complete.
+    var journalPath: String { partialDirectory + "/verified" }
+
+    /// The files this batch verified in earlier, interrupted runs.
+    public func loadJournal() -> VerifiedJournal { VerifiedJournal(path: journalPath) }
 
     /// Flushes the batch's directories and removes the temporary directory. Every entry is in
     /// place by now, so a partial file still there held content that changed between runs.
@@ -115,6 +125,7 @@ public struct BatchDirectory: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: partialDirectory)) ?? [] where name.hasSuffix(".part") {
             unlink(partialDirectory + "/" + name)
         }
+        unlink(journalPath)
         rmdir(partialDirectory)
         var directories = Set([root])
         for relative in relativePaths { directories.insert((finalPath(relative) as NSString).deletingLastPathComponent) }

@@ -74,9 +74,10 @@ public struct BatchReceiver: Sendable {
     private func receive(_ manifest: Manifest, over connection: SecureConnection, onEvent: (Event) throws -> Void) throws {
         let directory = BatchDirectory(into: into, batch: manifest.batchID, overwrite: overwrite)
         var states: [ResumeState] = []
+        let journal = directory.loadJournal()
         do {
             for entry in manifest.entries {
-                switch try directory.holding(relative: entry.path.string, size: Int64(entry.size), sha256Hex: entry.sha256Hex) {
+                switch try directory.holding(relative: entry.path.string, size: Int64(entry.size), sha256Hex: entry.sha256Hex, journal: journal) {
                 case .complete: states.append(.complete)
                 case .partial(let bytes): states.append(.have(UInt64(bytes)))
                 case .none: states.append(.need)
