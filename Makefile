@@ -5,7 +5,7 @@ TOOLS   := atl-import atl-query atl-export atl-classify atl-send atl-recv
 DEMO    := $(CURDIR)/.atelier-demo
 DEBUG_BIN = $(CURDIR)/.build/debug
 
-.PHONY: help deps build release demo test docs install uninstall bench fuzz clean
+.PHONY: help deps build release demo test docs install uninstall bench bench-transfer fuzz clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -54,6 +54,9 @@ bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see b
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/catalog.sh
 
 FUZZ_SECONDS ?= 300
+bench-transfer: release ## transfer benchmark: atl-send/atl-recv vs magic-wormhole and socat over loopback (see benchmarks/)
+	ATL_BIN=$(CURDIR)/.build/release benchmarks/transfer.sh
+
 fuzz: ## libFuzzer on the JSON, CSV, EXIF, image, transfer-frame and DNS parsers, FUZZ_SECONDS (default 300) each; seeds in fuzz/corpus
 	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS) && fuzz/run.sh image $(FUZZ_SECONDS) && fuzz/run.sh transfer $(FUZZ_SECONDS) && fuzz/run.sh dns $(FUZZ_SECONDS)
 

@@ -101,6 +101,9 @@ public struct BatchReceiver: Sendable {
 
         var done = states.map { $0 == .complete }
         var current: (index: Int, file: PartialFile)?
+        var expectedOffset: UInt64 = 0
+        let writer = PipelinedWriter()
+        defer { writer.stop() }
         var received: UInt64 = 0
         func open(_ index: Int) throws -> PartialFile {
             let entry = manifest.entries[index]
@@ -115,11 +118,13 @@ public struct BatchReceiver: Sendable {
                     if current?.index != index {
                         guard current == nil else { throw TransferError.unexpectedMessage(expected: "fileEnd of file \(current!.index)", got: "data of file \(entry)") }
                         current = (index, try open(index))
+                        expectedOffset = UInt64(current!.file.written)
                     }
-                    guard offset == UInt64(current!.file.written), UInt64(current!.file.written) + UInt64(bytes.count) <= manifest.entries[index].size else {
-                        throw TransferError.malformedMessage("data", reason: "file \(entry) at offset \(offset), expected \(current!.file.written)")
+                    guard offset == expectedOffset, expectedOffset + UInt64(bytes.count) <= manifest.entries[index].size else {
+                        throw TransferError.malformedMessage("data", reason: "file \(entry) at offset \(offset), expected \(expectedOffset)")
                     }
-                    try bytes.withUnsafeBytes { raw in try current!.file.append(raw) }
+                    try writer.append(bytes, to: current!.file)
+                    expectedOffset += UInt64(bytes.count)
                     received += UInt64(bytes.count)
                     try onEvent(.received(bytes: received))
                 case .fileEnd(let entry, let sha256):
@@ -129,6 +134,7 @@ public struct BatchReceiver: Sendable {
                     }
                     let item = manifest.entries[index]
                     guard sha256 == item.sha256 else { throw TransferError.malformedMessage("fileEnd", reason: "file \(entry)'s sha256 differs from the manifest's") }
+                    try writer.drain()
                     let file = try current?.file ?? open(index)
                     current = nil
                     guard UInt64(file.written) == item.size else {
