@@ -218,12 +218,14 @@ run_atl() {  # run_atl big|folder [mdns]
         listen=(--interface lo --wait 60)
         to=(--interface lo --wait 20)
     fi
+    # A fresh hash cache every run: each run is a first send, hashing included.
+    rm -rf "$WORK/xdg-cache"
     local t0; t0=$(now)
-    env "${ATL_ENV[@]}" /usr/bin/time -f "$TIMEFMT" -o "$TIMES/recv.txt" "$ATL_BIN/atl-recv" "${listen[@]}" --code "$code" --into "$OUT" \
+    env XDG_CACHE_HOME="$WORK/xdg-cache" "${ATL_ENV[@]}" /usr/bin/time -f "$TIMEFMT" -o "$TIMES/recv.txt" "$ATL_BIN/atl-recv" "${listen[@]}" --code "$code" --into "$OUT" \
         --progress none > "$WORK/atl-recv.ndjson" 2> "$WORK/atl-recv.err" &
     rpid=$!; PIDS+=("$rpid")
     if [[ $mode == direct ]]; then wait_listen "$PORT" "$rpid" || { cat "$WORK/atl-recv.err" >&2; die "atl-recv did not listen on $PORT"; }; fi
-    env "${ATL_ENV[@]}" /usr/bin/time -f "$TIMEFMT" -o "$TIMES/send.txt" "$ATL_BIN/atl-send" "${to[@]}" --code "$code" --progress none "$src" \
+    env XDG_CACHE_HOME="$WORK/xdg-cache" "${ATL_ENV[@]}" /usr/bin/time -f "$TIMEFMT" -o "$TIMES/send.txt" "$ATL_BIN/atl-send" "${to[@]}" --code "$code" --progress none "$src" \
         > "$WORK/atl-send.ndjson" 2> "$WORK/atl-send.err" &
     spid=$!; PIDS+=("$spid")
     local rs=0 ss_=0

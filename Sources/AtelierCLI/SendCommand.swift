@@ -14,7 +14,10 @@ public struct SendCommand: ParsableCommand {
             atl-send' works. It hashes every file, finds the receiver whose code has the same \
             number over multicast DNS (or connects to --to), pairs by the shared code, sends the \
             manifest, then the files the receiver does not have yet, and prints a capture record \
-            per file once the receiver has verified it, then the batch record.
+            per file once the receiver has verified it, then the batch record. Hashes of files \
+            sent before are kept in $XDG_CACHE_HOME/atelier/send-hashes.tsv (by device, inode, size \
+            and time) and checked again as the files are read, so sending a large folder again \
+            starts at once.
 
             Without --code it makes a code up and shows it on stderr; type it into atl-recv on the \
             other machine. Running the same command again after an interruption resumes: files \
@@ -91,9 +94,11 @@ public struct SendCommand: ParsableCommand {
         let (code, generated) = try transfer.pairingCode()
         if generated { Diagnostics.warn("code \(code); on the receiving machine: atl-recv --code \(code)") }
 
+        var cache = SendHashCache.load()
         let hashing = LockedProgressReporter(ProgressReporter(mode: progress.progress, stage: "hashing", unit: "bytes"))
-        let batch = try LocalBatch.make(items, batchID: self.batch) { done in hashing.update(done: Int(done)) }
+        let batch = try LocalBatch.make(cache.filling(items), batchID: self.batch) { done in hashing.update(done: Int(done)) }
         hashing.finish(done: Int(batch.manifest.totalBytes))
+        cache.remember(batch)
 
         let socket = try connect(code: code)
         let connection = try SecureConnection.pairAsSender(socket, code: code)

@@ -41,6 +41,7 @@ struct Shell {
         environment["PATH"] = Self.bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["ATELIER_DB"] = catalog
         environment["ATL_BIN"] = Self.bin
+        environment["XDG_CACHE_HOME"] = dir + "/.cache"  // atl-send's hash cache stays in the scratch directory
         for (k, v) in env { environment[k] = v }
         process.environment = environment
         let outFile = dir + "/.out-\(UUID().uuidString)", errFile = dir + "/.err-\(UUID().uuidString)"

@@ -103,10 +103,33 @@ final class TransferTests: XCTestCase {
         XCTAssertEqual(stale.status, 0, stale.err)
         let sides = try transfer(port: try Self.freePort(), recv: "--into dst", send: "< records.ndjson")
         XCTAssertEqual(sides.send.status, 65, sides.send.err)
-        XCTAssertEqual(sides.send.err, "atl-send: src/file-01.bin no longer matches the sha256 of its record: it changed since it was recorded\n")
+        XCTAssertEqual(sides.send.err, "atl-send: src/file-01.bin changed since its sha256 was noted (in its record, or when it was last sent); send it again\n")
         XCTAssertEqual(sides.recv.status, 69, sides.recv.err)
         XCTAssertTrue(sides.recv.err.contains("file-01.bin changed on the sender since it was recorded"), sides.recv.err)
         XCTAssertEqual(try sh.run("find dst -type f -not -path '*/.atl-partial/*' -name 'file-01.bin'").out, "", "the changed file is not published")
+    }
+
+    func testASecondSendTakesHashesFromTheCacheAndStillChecksThem() throws {
+        try sh.run("python3 \(Self.support)/make_tree.py flat src 3 200000")
+        try assertSucceeded(try transfer(port: try Self.freePort(), recv: "--into first", send: "src"))
+        XCTAssertEqual(try sh.run("wc -l < .cache/atelier/send-hashes.tsv").out.trimmingCharacters(in: .whitespaces), "3\n")
+        // Changed and given a new time: hashed afresh (and noted with that time).
+        try sh.run("printf 'X' | dd of=src/file-02.bin bs=1 seek=99 conv=notrunc 2>/dev/null")
+        try sh.run("python3 -c \"import os; os.utime('src/file-02.bin', ns=(1700000000000000000, 1700000000000000000))\"")
+        try assertSucceeded(try transfer(port: try Self.freePort(), recv: "--into second", send: "src"))
+        // Changed again, same size and time: only the cache can still claim the old hash, and
+        // the check as the file is read catches it.
+        try sh.run("printf 'Y' | dd of=src/file-02.bin bs=1 seek=99 conv=notrunc 2>/dev/null")
+        try sh.run("python3 -c \"import os; os.utime('src/file-02.bin', ns=(1700000000000000000, 1700000000000000000))\"")
+        let stale = try transfer(port: try Self.freePort(), recv: "--into third", send: "src")
+        XCTAssertEqual(stale.send.status, 65, stale.send.err)
+        XCTAssertEqual(stale.send.err, "atl-send: src/file-02.bin changed since its sha256 was noted (in its record, or when it was last sent); send it again\n")
+        // Touched: the cache no longer vouches, the file is hashed afresh and goes through.
+        try sh.run("touch src/file-02.bin")
+        let fresh = try transfer(port: try Self.freePort(), recv: "--into fourth", send: "src")
+        try assertSucceeded(fresh)
+        let batch = try XCTUnwrap(fresh.recv.records.last?["id"] as? String)
+        try assertTreeEqual("src", "fourth/\(batch)/src")
     }
 
     func testWrongCodeFailsBothSidesWith77AndWritesNothing() throws {

@@ -121,7 +121,8 @@ public enum LocalBatchError: Error, Equatable, CustomStringConvertible {
     case duplicateName(String)
     /// The file changed between hashing and sending.
     case changed(path: String)
-    /// The file's bytes no longer hash to the sha256 its record gave (it changed since).
+    /// The file's bytes no longer hash to the sha256 given for it (by its record, or noted when
+    /// it was last sent): it changed since.
     case notAsRecorded(path: String)
 
     public var description: String {
@@ -130,7 +131,7 @@ public enum LocalBatchError: Error, Equatable, CustomStringConvertible {
         case .notARegularFile(let path): return "\(path): not a regular file"
         case .duplicateName(let name): return "two files would both be \(name) on the receiver"
         case .changed(let path): return "\(path) changed while being sent"
-        case .notAsRecorded(let path): return "\(path) no longer matches the sha256 of its record: it changed since it was recorded"
+        case .notAsRecorded(let path): return "\(path) changed since its sha256 was noted (in its record, or when it was last sent); send it again"
         }
     }
 }
