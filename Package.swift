@@ -41,6 +41,8 @@ let package = Package(
             "AtelierRecords", "AtelierFormats",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Care symbols: the ISO 3758 / ASTM D5489 taxonomy and what each symbol allows.
+        .target(name: "AtelierCareLabels", dependencies: ["AtelierRecords"]),
         // Shared command-line plumbing: output, exit codes, progress, paths, common options.
         .target(name: "AtelierCLI", dependencies: [
             "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", "AtelierTransfer",
@@ -62,5 +64,6 @@ let package = Package(
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
+        .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords"]),
     ]
 )
