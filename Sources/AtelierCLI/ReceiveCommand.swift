@@ -21,6 +21,10 @@ public struct ReceiveCommand: ParsableCommand {
             multicast DNS with the code's number (the number is public, the words are the secret). \
             Without --code it makes a code up and shows it on stderr.
 
+            One pairing attempt per code: after a wrong code the receiver stops. A connection that \
+            goes away or speaks something else before it has made a guess (a port scanner, say) is \
+            reported on stderr and the receiver goes on waiting.
+
             Interrupted (network cut, either side killed)? Run both commands again: complete files \
             are kept, partial ones continue where they stopped. A wrong code fails on both sides \
             with exit 77 and nothing written; a tampered or truncated stream stops with exit 74 and \
@@ -88,9 +92,7 @@ public struct ReceiveCommand: ParsableCommand {
             Diagnostics.warn("code \(code); on the sending machine: atl-send --code \(code) FILE…")
         }
         Diagnostics.note("waiting for a sender on port \(listener.address.port)")
-        let socket = try listener.accept(timeoutSeconds: wait, connectionTimeoutSeconds: transfer.timeout)
-        // One attempt per code: a wrong guess ends the session, so guessing is hopeless.
-        let connection = try SecureConnection.pairAsReceiver(socket, code: code)
+        let connection = try pair(listener: listener, code: code)
         advertiser?.stop()
         var bar: ProgressReporter?
         var total: UInt64 = 0
@@ -110,6 +112,32 @@ public struct ReceiveCommand: ParsableCommand {
                 bar?.finish(done: Int(total))
                 try out.write(["type": "batch", "id": .string(batch), "count": .int(Int64(files)), "bytes": .int(Int64(bytes)),
                                "dir": .string(Self.absolute(directory)), "status": "complete"])
+            }
+        }
+    }
+
+    /// The first connection that completes the handshake. One attempt per code: a wrong code
+    /// ends the session (exit 77), so guessing is hopeless. A connection that breaks off before
+    /// it could learn anything about the code (a port scanner, a peer that is not atl-send)
+    /// is not an attempt: it is reported and the receiver goes on waiting, so that nobody on
+    /// the network can stop a transfer just by knocking on the port.
+    private func pair(listener: TCPListener, code: PairingCode) throws -> SecureConnection {
+        let deadline = Date().addingTimeInterval(wait)
+        while true {
+            let socket: TCPConnection
+            do throws(TransportError) {
+                socket = try listener.accept(timeoutSeconds: max(0.001, deadline.timeIntervalSinceNow), connectionTimeoutSeconds: min(transfer.timeout, 10))
+            } catch {
+                // Say the --wait asked for, not what was left of it after a knock.
+                guard case .timedOut(let what, _) = error else { throw error }
+                throw TransportError.timedOut(what: what, seconds: wait)
+            }
+            do {
+                let connection = try SecureConnection.pairAsReceiver(socket, code: code)
+                socket.timeoutSeconds = transfer.timeout
+                return connection
+            } catch let error as SecureConnection.NoAttempt {
+                Diagnostics.warn("\(socket.peer.host) connected but did not pair (\(error)); still waiting")
             }
         }
     }

@@ -132,6 +132,27 @@ final class TransferTests: XCTestCase {
         try assertTreeEqual("src", "fourth/\(batch)/src")
     }
 
+    func testKnockingOnThePortDoesNotStopTheReceiver() throws {
+        // A port scanner or a stray client is not a guess at the code: the receiver says so
+        // and keeps waiting for the real sender.
+        try sh.run("python3 \(Self.support)/make_tree.py flat src 2 1000")
+        let port = try Self.freePort()
+        let sides = try together([
+            "recv": "timeout 60 atl-recv --listen 127.0.0.1:\(port) --code \(Self.code) --into dst --wait 30",
+            "send": """
+                for i in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/\(port)) 2>/dev/null && break; sleep 0.05; done
+                bash -c 'exec 3<>/dev/tcp/127.0.0.1/\(port); head -c 56 /dev/zero >&3; sleep 0.2'
+                timeout 60 atl-send --to 127.0.0.1:\(port) --code \(Self.code) --wait 30 src
+                """,
+        ])
+        let recv = sides["recv"]!, send = sides["send"]!
+        XCTAssertEqual(recv.status, 0, recv.err)
+        XCTAssertEqual(send.status, 0, send.err)
+        XCTAssertEqual(recv.err.components(separatedBy: "connected but did not pair").count - 1, 2, recv.err)
+        XCTAssertTrue(recv.err.contains("initiate message does not start with ATLS"), recv.err)
+        XCTAssertEqual(recv.records.last?["status"] as? String, "complete")
+    }
+
     func testWrongCodeFailsBothSidesWith77AndWritesNothing() throws {
         try sh.run("python3 \(Self.support)/make_tree.py flat src 2 1000")
         let sides = try transfer(port: try Self.freePort(), recv: "--into dst", send: "src", sendCode: "7-crane-ocean")

@@ -103,7 +103,12 @@ public struct BatchReceiver: Sendable {
         var current: (index: Int, file: PartialFile)?
         var expectedOffset: UInt64 = 0
         let writer = PipelinedWriter()
-        defer { writer.stop() }
+        // On the way out, also when the stream broke: what arrived is authentic, so it is
+        // written, and the next run resumes after it.
+        defer {
+            try? writer.drain()
+            writer.stop()
+        }
         var received: UInt64 = 0
         func open(_ index: Int) throws -> PartialFile {
             let entry = manifest.entries[index]
