@@ -87,16 +87,7 @@ public final class ProgressReporter {
         if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    /// 1.5 GB, 30 MB, 512 kB (decimal units, as transfer tools show them).
-    static func bytes(_ value: Double) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = value, unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return String(format: unit > 0 && value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
-    }
+    static func bytes(_ value: Double) -> String { ByteCount.describe(value) }
 
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())

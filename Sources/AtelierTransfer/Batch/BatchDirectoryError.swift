@@ -1,3 +1,4 @@
+import AtelierRecords
 import Foundation
 
 /// What stops a batch from landing on the receiver's disk.
@@ -25,14 +26,5 @@ public enum BatchDirectoryError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Bytes for people: 1.5 GB, 30 MB, 512 kB.
-    static func size(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes), unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
-    }
+    static func size(_ bytes: Int64) -> String { ByteCount.describe(Double(bytes)) }
 }
