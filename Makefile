@@ -5,7 +5,7 @@ TOOLS   := atl-import atl-query atl-export atl-classify atl-send atl-recv
 DEMO    := $(CURDIR)/.atelier-demo
 DEBUG_BIN = $(CURDIR)/.build/debug
 
-.PHONY: help deps build release demo test docs install uninstall bench bench-transfer fuzz clean
+.PHONY: help deps build release demo test docs install uninstall bench bench-transfer bench-care train-care fuzz clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -43,15 +43,25 @@ install: release ## install tools, man pages and completions under PREFIX
 	  install -m 644 completions/$$t.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; \
 	done
 	install -m 644 man/atelier.7 $(DESTDIR)$(PREFIX)/share/man/man7/atelier.7
+	install -d $(DESTDIR)$(PREFIX)/share/atelier/models
+	install -m 644 Sources/AtelierCareLabels/Models/*.atlnn $(DESTDIR)$(PREFIX)/share/atelier/models/
 
 uninstall: ## remove what `make install` put under PREFIX
 	for t in $(TOOLS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$t $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; done
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man7/atelier.7
+	rm -rf $(DESTDIR)$(PREFIX)/share/atelier/models
 
 bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/catalog.sh
+
+bench-care: release ## care-label reading: accuracy and speed on an independently rendered test set (see benchmarks/)
+	ATL_BIN=$(CURDIR)/.build/release benchmarks/care.sh
+
+train-care: ## retrain the care-symbol networks from rendered labels (installs numpy, Pillow, JAX from PyPI; ~40 min on 2 cores)
+	python3 -m pip install --quiet -r training/care/requirements.txt
+	python3 training/care/train.py
 
 FUZZ_SECONDS ?= 300
 bench-transfer: release ## transfer benchmark: atl-send/atl-recv vs magic-wormhole and socat over loopback (see benchmarks/)

@@ -41,11 +41,15 @@ let package = Package(
             "AtelierRecords", "AtelierFormats",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        // Care symbols: the ISO 3758 / ASTM D5489 taxonomy and what each symbol allows.
-        .target(name: "AtelierCareLabels", dependencies: ["AtelierRecords"]),
+        // OpenBLAS's CBLAS (Debian: libopenblas-dev), for the care-label networks' convolutions.
+        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        // Care symbols: the ISO 3758 / ASTM D5489 taxonomy and what each symbol allows, and the
+        // CPU inference engine for the small convolutional networks that read them.
+        .target(name: "AtelierCareLabels", dependencies: ["AtelierRecords", "AtelierImaging", "COpenBLAS"], exclude: ["Models"],
+                swiftSettings: [.unsafeFlags(["-O"])]),
         // Shared command-line plumbing: output, exit codes, progress, paths, common options.
         .target(name: "AtelierCLI", dependencies: [
-            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", "AtelierTransfer",
+            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", "AtelierTransfer", "AtelierCareLabels",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -64,6 +68,6 @@ let package = Package(
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
-        .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords"]),
+        .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
     ]
 )

@@ -165,16 +165,19 @@ _atl-classify() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--skip-invalid --line-buffered --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--task --garment --max-pixels --progress)
+    local -a non_repeating_options=(--task --garment --min-confidence --max-pixels --progress)
     __atl-classify_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--task')
-        __atl-classify_add_completions -W 'hash'$'\n''quality'$'\n''color'
+        __atl-classify_add_completions -W 'care'$'\n''hash'$'\n''quality'$'\n''color'
         return
         ;;
     '--garment')
+        return
+        ;;
+    '--min-confidence')
         return
         ;;
     '--max-pixels')

@@ -20,7 +20,7 @@ function __atl-classify_parse_tokens -S
     set -l unparsed_tokens (__atl-classify_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-classify'
-        __atl-classify_parse_subcommand -r 1 'task=' 'garment=' 'skip-invalid' 'max-pixels=' 'line-buffered' 'progress=' 'version' 'h/help'
+        __atl-classify_parse_subcommand -r 1 'task=' 'garment=' 'min-confidence=' 'skip-invalid' 'max-pixels=' 'line-buffered' 'progress=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-classify_parse_subcommand -r 1 'version'
@@ -78,8 +78,9 @@ end
 
 complete -c 'atl-classify' -f
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_positional "atl-classify" -ge 1' -fa '(set -l exts \'jpg\' \'jpeg\' \'png\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" task' -l 'task' -d 'What to say about each photo.' -rfka 'hash quality color'
+complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" task' -l 'task' -d 'What to say about each photo.' -rfka 'care hash quality color'
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" garment' -l 'garment' -d 'Name this garment in every record printed, so that \'atl-import\' attaches the reading to it.' -rfka ''
+complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" min-confidence' -l 'min-confidence' -d '--task care: report symbols read with at least this confidence (0 to 1).' -rfka ''
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" skip-invalid' -l 'skip-invalid' -d 'Report photos that cannot be read on stderr and go on.'
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" max-pixels' -l 'max-pixels' -d 'Refuse photos of more pixels than this (a bound on memory).' -rfka ''
 complete -c 'atl-classify' -n '__atl-classify_should_offer_completions_for_flags_or_options "atl-classify" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Atelier needs to build and test, if any are missing.
 set -euo pipefail
-packages=(libsqlite3-dev libjpeg-dev libpng-dev sqlite3 jq python3 zip unzip libimage-exiftool-perl)
+packages=(libsqlite3-dev libjpeg-dev libpng-dev libopenblas-dev pkg-config sqlite3 jq python3 zip unzip libimage-exiftool-perl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtelierCareLabels
 import AtelierImaging
 import AtelierRecords
 import Foundation
@@ -7,11 +8,20 @@ import Foundation
 public struct ClassifyCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "atl-classify",
-        abstract: "Look at photos and say what is in them: perceptual hashes, photo quality, garment colours (care labels are coming).",
+        abstract: "Look at photos and say what is in them: care-label symbols, perceptual hashes, photo quality, garment colours.",
         discussion: """
             Reads photos named as arguments (files, or directories searched for JPEG and PNG), or \
             image and capture records on standard input (their "path" is read); other records pass \
             through untouched, in order. Prints one record per photo.
+
+            --task care prints a care record per photo: the laundry care symbols on a care-label \
+            photo (a whole label, or a crop of one symbol), in reading order, each with its code \
+            (atelier(7) lists the 62), a confidence from 0 to 1 and its box [x, y, width, height] \
+            in pixels, and the constraints they imply together (lowest wash temperature, gentlest \
+            process, no bleach, ...). A photo without care symbols gives an empty list; symbols \
+            below --min-confidence (default 0.5) are left out. With --garment, atl-import stores \
+            the codes as that garment's care. The two small networks that read the symbols ship \
+            with the tools (ATELIER_MODELS names another directory of them).
 
             --task hash adds a 64-bit pHash and dHash to each image record (as Python's imagehash \
             computes them), for 'atl-query - duplicates'; piped into atl-import, the catalog keeps them.
@@ -28,10 +38,18 @@ public struct ClassifyCommand: ParsableCommand {
             Piped into atl-import with a garment (--garment, or the photo's own), it sets the \
             garment's colour.
 
+            CARE SYMBOL CODES (ISO 3758 and ASTM D5489; atelier(7) says what each means)
+            \(CareSymbol.Family.allCases.map { family in
+                "  \(family.rawValue): " + CareSymbol.all.filter { $0.family == family }.map(\.code).joined(separator: ", ")
+            }.joined(separator: "\n"))
+
             A photo that cannot be read stops the run with exit 65 and a message naming it, unless \
             --skip-invalid reports it and goes on.
 
             EXAMPLES
+              atl-classify --task care label.jpg
+              atl-classify --task care label.jpg --garment "$(atl-query garments --limit 1 --fields id | jq -r .id)" | atl-import
+              atl-query images | atl-classify --task care --min-confidence 0.8 | jq -r '.symbols[].code'
               atl-query images | atl-classify --task hash | atl-import
               atl-query images | atl-classify --task hash | atl-query - duplicates
               atl-classify --task hash photo.jpg
@@ -40,7 +58,7 @@ public struct ClassifyCommand: ParsableCommand {
             """,
         version: AtelierVersion.string)
 
-    public enum Task: String, ExpressibleByArgument, CaseIterable, Sendable { case hash, quality, color }
+    public enum Task: String, ExpressibleByArgument, CaseIterable, Sendable { case care, hash, quality, color }
 
     @Argument(help: ArgumentHelp("Photos or directories of them (default: records on standard input).", valueName: "photo"),
               completion: .file(extensions: ["jpg", "jpeg", "png"]))
@@ -51,6 +69,9 @@ public struct ClassifyCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Name this garment in every record printed, so that 'atl-import' attaches the reading to it.", valueName: "id"))
     var garment: String?
+
+    @Option(name: .long, help: ArgumentHelp("--task care: report symbols read with at least this confidence (0 to 1).", valueName: "p"))
+    var minConfidence: Double = 0.5
 
     @Flag(name: .long, help: "Report photos that cannot be read on stderr and go on.")
     var skipInvalid = false
@@ -64,6 +85,7 @@ public struct ClassifyCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
+        if !(0 ... 1).contains(minConfidence) { throw ValidationError("--min-confidence takes a number from 0 to 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be positive") }
         if let garment, !(garment.hasPrefix("g_") && garment.count > 2) { throw ValidationError("--garment takes a garment id (g_…)") }
     }
@@ -71,7 +93,7 @@ public struct ClassifyCommand: ParsableCommand {
     public func run() throws {
         let out = RecordOutput(lineBuffered: output.lineBuffered)
         do {
-            let classifier = PhotoClassifier(task: task.photoTask, garment: garment, skipInvalid: skipInvalid, maxPixels: maxPixels, progress: progress.progress)
+            let classifier = PhotoClassifier(task: try photoTask(), garment: garment, skipInvalid: skipInvalid, maxPixels: maxPixels, progress: progress.progress)
             if photos.isEmpty {
                 if isatty(0) == 1 {
                     throw ToolFailure("atl-classify reads photos named as arguments, or image records on standard input; try: atl-query images | atl-classify --task \(task.rawValue)", .usage)
@@ -87,9 +109,17 @@ public struct ClassifyCommand: ParsableCommand {
     }
 }
 
-extension ClassifyCommand.Task {
-    var photoTask: any PhotoTask {
-        switch self {
+extension ClassifyCommand {
+    func photoTask() throws -> any PhotoTask {
+        switch task {
+        case .care:
+            do {
+                return CareTask(reader: try CareLabelReader(), minConfidence: minConfidence)
+            } catch let missing as CareModelsMissing {
+                throw ToolFailure(missing.description, .noInput)
+            } catch {
+                throw ToolFailure("cannot load the care-symbol networks: \(error)", .software)
+            }
         case .hash: return HashTask()
         case .quality: return QualityTask()
         case .color: return ColorTask()

@@ -19,7 +19,7 @@ final class DocsAndExamplesTests: XCTestCase {
         let setup = try sh.run("""
             atl-import --sample > /dev/null && atl-query garments | atl-export --format csv -o wardrobe.csv &&
             python3 -c "from PIL import Image; Image.new('RGB', (64, 48), (200, 30, 30)).save('photo.jpg')" &&
-            mkdir -p photos && cp photo.jpg photos/ && atl-import --images photo.jpg > /dev/null &&
+            mkdir -p photos && cp photo.jpg photos/ && cp \(Shell.root)/examples/care-label.jpg label.jpg && atl-import --images photo.jpg > /dev/null &&
             atl-export --format backup -o wardrobe.atelier
             """)
         XCTAssertEqual(setup.status, 0, setup.err)

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where the care networks' weights are. They ship in the repository
+/// (`Sources/AtelierCareLabels/Models`, written by `make train-care`) and `make install` copies
+/// them to `PREFIX/share/atelier/models`.
+public enum CareModels {
+    static let detectorFile = "care-detector.atlnn"
+    static let classifierFile = "care-classifier.atlnn"
+
+    /// The places searched, in order: `$ATELIER_MODELS`, `../share/atelier/models` beside the
+    /// running executable (an installed tool), and the source tree the tool was built from.
+    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        var dirs: [URL] = []
+        if let dir = environment["ATELIER_MODELS"], !dir.isEmpty { dirs.append(URL(fileURLWithPath: dir)) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            dirs.append(URL(fileURLWithPath: exe).deletingLastPathComponent()
+                .appendingPathComponent("../share/atelier/models").standardizedFileURL)
+        }
+        dirs.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Models"))
+        return dirs
+    }
+
+    /// The first candidate that holds both networks.
+    public static func directory() throws -> URL {
+        let dirs = candidates()
+        for dir in dirs where FileManager.default.fileExists(atPath: dir.appendingPathComponent(detectorFile).path)
+            && FileManager.default.fileExists(atPath: dir.appendingPathComponent(classifierFile).path) {
+            return dir
+        }
+        throw CareModelsMissing(searched: dirs)
+    }
+}
+
+/// The care networks were found nowhere.
+public struct CareModelsMissing: Error, CustomStringConvertible {
+    public let searched: [URL]
+    public var description: String {
+        "the care-symbol networks (\(CareModels.detectorFile), \(CareModels.classifierFile)) are not in "
+            + searched.map(\.path).joined(separator: ", ") + "; set ATELIER_MODELS to their directory, or run 'make train-care'"
+    }
+}

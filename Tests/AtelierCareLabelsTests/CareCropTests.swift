@@ -1,0 +1,74 @@
+import AtelierImaging
+import Foundation
+import XCTest
+@testable import AtelierCareLabels
+
+/// The networks see at run time what they were trained on: CareCrop cuts and levels pixels as
+/// training/care/data.py does (the fixture is that code's output, Support/make_crop_fixture.py).
+final class CareCropTests: XCTestCase {
+    struct Fixture: Decodable {
+        struct Case: Decodable {
+            let box: [Double]
+            let crop: [UInt8]
+            let normalized: [Float]
+        }
+        struct Scaled: Decodable {
+            let factor: Double
+            let width, height: Int
+            let pixels: [UInt8]
+            let normalized: [Float]
+        }
+        let width, height, size: Int
+        let pixels: [UInt8]
+        let cases: [Case]
+        let scaled: Scaled
+    }
+
+    static func fixture() throws -> Fixture {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/crop-fixture.json")
+        return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
+    }
+
+    func testCropsMatchTheTrainingCode() throws {
+        let f = try Self.fixture()
+        let image = Image(width: f.width, height: f.height, channels: 1, pixels: f.pixels)
+        for c in f.cases {
+            let box = SymbolBox(x: c.box[0], y: c.box[1], width: c.box[2], height: c.box[3])
+            let crop = CareCrop.resample(image, CareCrop.square(around: box), width: f.size, height: f.size)
+            let worst = zip(crop, c.crop).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 1, "box \(c.box): at most a rounding tie apart")
+            XCTAssertGreaterThan(zip(crop, c.crop).filter { $0 == $1 }.count, crop.count * 99 / 100, "box \(c.box)")
+            let levelled = CareCrop.normalizedCrop(c.crop)
+            XCTAssertEqual(levelled.count, c.normalized.count)
+            for (a, b) in zip(levelled, c.normalized) { XCTAssertEqual(a, b, accuracy: 1e-5, "box \(c.box)") }
+        }
+    }
+
+    func testPyramidLevelMatchesTheTrainingCode() throws {
+        let f = try Self.fixture()
+        let image = Image(width: f.width, height: f.height, channels: 1, pixels: f.pixels)
+        let level = CareCrop.resample(image, CareCrop.Region(x0: 0, y0: 0, x1: Double(f.width), y1: Double(f.height)),
+                                      width: f.scaled.width, height: f.scaled.height)
+        XCTAssertLessThanOrEqual(zip(level, f.scaled.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1)
+        for (a, b) in zip(CareCrop.normalizedImage(f.scaled.pixels), f.scaled.normalized) { XCTAssertEqual(a, b, accuracy: 1e-5) }
+    }
+
+    func testABlankCropStaysFlatAndInkEndsUpDark() {
+        let blank = [UInt8](repeating: 200, count: 48 * 48)
+        XCTAssertEqual(Set(CareCrop.normalizedCrop(blank)).count, 1)
+        // Light ink on a dark label is turned round: the background (the median) becomes light.
+        var crop = [UInt8](repeating: 30, count: 48 * 48)
+        for i in 0 ..< 48 { crop[20 * 48 + i] = 220 }
+        let levelled = CareCrop.normalizedCrop(crop)
+        XCTAssertEqual(levelled[0], 1, accuracy: 1e-6)
+        XCTAssertEqual(levelled[20 * 48 + 5], 0, accuracy: 1e-6)
+    }
+
+    func testReadingOrderIsRowsThenLeftToRight() {
+        let boxes = [SymbolBox(x: 300, y: 12, width: 50, height: 50), SymbolBox(x: 10, y: 100, width: 50, height: 50),
+                     SymbolBox(x: 100, y: 0, width: 50, height: 50), SymbolBox(x: 10, y: 5, width: 50, height: 48),
+                     SymbolBox(x: 90, y: 96, width: 50, height: 50)]
+        let order = ReadingOrder.sorted(boxes) { $0 }
+        XCTAssertEqual(order.map(\.x), [10, 100, 300, 10, 90])
+    }
+}
