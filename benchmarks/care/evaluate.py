@@ -32,6 +32,8 @@ import os
 import sys
 from collections import Counter
 
+from render_test import family  # the same table the test set is drawn from
+
 IOU_MIN = 0.3
 TARGETS = {  # name: (threshold, higher is better)
     "singles_top1": (0.98, True),
@@ -272,19 +274,6 @@ def score_timing(timing):
                            "slowestPath": one.get("slowestPath")}
     out["pinning"] = timing.get("pinning")
     return out
-
-
-def family(code):
-    """The family of a code (as in care-symbols.md)."""
-    if code.startswith(("wash-", "wring-")):
-        return "washing"
-    if code.startswith("bleach-"):
-        return "bleaching"
-    if code.startswith(("tumble-", "dry-")):
-        return "drying"
-    if code.startswith("iron-"):
-        return "ironing"
-    return "professional"
 
 
 # ---------------------------------------------------------------------------------------------

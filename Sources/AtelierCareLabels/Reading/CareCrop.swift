@@ -55,14 +55,17 @@ enum CareCrop {
         let rows = weights(from: region.y0, to: region.y1, count: height, limit: grey.height)
         let columns = weights(from: region.x0, to: region.x1, count: width, limit: grey.width)
         var out = [UInt8](repeating: 0, count: width * height)
-        // Rows first, into one intermediate row per output row, then columns.
+        // Rows first, into one intermediate row per output row, then columns; only the source
+        // columns some output column reads are summed (a crop is a small part of a photo).
+        let used = columns.flatMap { $0.map(\.index) }
+        let first = used.min() ?? 0, last = used.max() ?? 0
         var row = [Double](repeating: 0, count: grey.width)
         grey.pixels.withUnsafeBufferPointer { src in
             for (oy, taps) in rows.enumerated() {
-                for x in 0 ..< grey.width { row[x] = 0 }
+                for x in first ... last { row[x] = 0 }
                 for tap in taps {
                     let base = tap.index * grey.width
-                    for x in 0 ..< grey.width { row[x] += tap.weight * Double(src[base + x]) }
+                    for x in first ... last { row[x] += tap.weight * Double(src[base + x]) }
                 }
                 for (ox, taps) in columns.enumerated() {
                     var sum = 0.0
