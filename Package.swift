@@ -55,6 +55,14 @@ let package = Package(
         ]),
         // Pairing code, PAKE, key schedule, encrypted framing, transfer messages, DNS-SD discovery.
         .target(name: "AtelierTransfer", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")]),
+        // Synthetic captures with exact ground truth (a garment-like mesh rendered from known cameras),
+        // for testing and benchmarking reconstruction. Test support, not shipped: no product, no install.
+        // Optimised even in debug builds, like AtelierImaging: its render loops crawl unoptimised.
+        .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .executableTarget(name: "synth-capture", dependencies: [
+            "AtelierSynthetic", "AtelierImaging", "AtelierCLI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-export", dependencies: ["AtelierCLI"]),
@@ -69,5 +77,6 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
+        .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging"]),
     ]
 )

@@ -30,4 +30,11 @@ atl-export --format backup -o "$DEMO/wardrobe.atelier"
 atl-import --restore "$DEMO/wardrobe.atelier"
 atl-query garments | wc -l
 
+step "synth-capture --preset small-12 --width 640 --height 480 --out \$DEMO/capture -q | jq -c '{images, width, height, preset}'"
+synth-capture --preset small-12 --width 640 --height 480 --out "$DEMO/capture" -q | jq -c '{images, width, height, preset}'
+echo "(12 photos around a draped garment, rendered from known cameras; the truth is in \$DEMO/capture/truth)" >&2
+
+step "atl-classify --task quality \$DEMO/capture/img_000[1-3].jpg | jq -c '{path, verdict}'"
+atl-classify --task quality "$DEMO"/capture/img_000[1-3].jpg | jq -c '{path, verdict}'
+
 printf '\nThe demo catalog is %s; try: ATELIER_DB=%s %s/atl-query outfits --expand --limit 1\n' "$ATELIER_DB" "$ATELIER_DB" "$BIN" >&2
