@@ -71,4 +71,20 @@ final class CareCropTests: XCTestCase {
         let order = ReadingOrder.sorted(boxes) { $0 }
         XCTAssertEqual(order.map(\.x), [10, 100, 300, 10, 90])
     }
+
+    func testAFindInsideALargerSymbolIsDroppedAndNeighboursStay() throws {
+        func read(_ code: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double) throws -> ReadSymbol {
+            ReadSymbol(symbol: try XCTUnwrap(CareSymbol.named(code)), confidence: 0.9, box: SymbolBox(x: x, y: y, width: w, height: h))
+        }
+        let symbols = [
+            try read("iron-any", 110, 10, 60, 40),        // the iron of iron-no-steam, read alone
+            try read("iron-no-steam", 100, 0, 80, 80),
+            try read("wash-40", 0, 0, 105, 80),           // a neighbour overlapping the iron a little
+            try read("bleach-any", 200, 5, 70, 70),
+            try read("bleach-any", 205, 10, 66, 66),      // the same symbol found twice
+        ]
+        let kept = CareLabelReader.withoutNested(symbols)
+        XCTAssertEqual(Set(kept.map(\.symbol.code)), ["iron-no-steam", "wash-40", "bleach-any"])
+        XCTAssertEqual(kept.count, 3)
+    }
 }

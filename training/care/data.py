@@ -16,6 +16,20 @@ NONE = "none"  # the classifier's extra class: "this crop is not a care symbol"
 CLASSES = list(render.CODES) + [NONE]
 
 
+def _symbol_weight(code):
+    """How often a code is drawn as a single crop, relative to the others: more for the codes told
+    apart by small details (the tub's temperature digits or dots, professional care's letters, bars
+    and ticks)."""
+    if code.startswith("wash-") and any(ch.isdigit() for ch in code):
+        return 2.0
+    if code.startswith("pro-"):
+        return 1.5
+    return 1.0
+
+
+SYMBOL_P = np.array([_symbol_weight(c) for c in render.CODES]) / sum(_symbol_weight(c) for c in render.CODES)
+
+
 def luminance(rgb):
     """Rec. 601 luma of an RGB uint8 image in Pillow's fixed point, as `Image.grey()` computes it."""
     if rgb.ndim == 2:
@@ -136,7 +150,7 @@ def classifier_chunk(args):
     while len(xs) < count:
         r = rng.random()
         if r < 0.62:
-            k = int(rng.integers(len(render.CODES)))
+            k = int(rng.choice(len(render.CODES), p=SYMBOL_P))
             xs.append(render.render_symbol_crop(render.CODES[k], rng, M.CLASSIFIER_SIZE))
             ys.append(k)
         elif r < 0.80:

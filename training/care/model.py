@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 # Input crops of the classifier: the symbol's box, squared and widened by CROP_MARGIN, resized.
-CLASSIFIER_SIZE = 48
+CLASSIFIER_SIZE = 64
 CROP_MARGIN = 1.25
 
 # The detector predicts, per cell of DETECTOR_STRIDE pixels: a centre score (logit), the box's
@@ -27,7 +27,7 @@ def conv(out, kernel=3, stride=1, activation="relu"):
 
 
 CLASSIFIER_LAYERS = [
-    conv(16), conv(32, stride=2), conv(32), conv(64, stride=2), conv(64), conv(128, stride=2), conv(128),
+    conv(16), conv(24, stride=2), conv(32), conv(48, stride=2), conv(64), conv(96, stride=2), conv(128),
     {"op": "maxpool", "size": 2},
     {"op": "dense", "out": 128, "activation": "relu"},
     {"op": "dense", "out": None, "activation": "none"},  # out = number of classes

@@ -18,8 +18,8 @@ polarity, perspective, blur, noise, JPEG, occluders, neighbours.
 
 Geometry is built in a unit frame (the main shape about 1 wide, y down) as a list of vector
 operations, then rasterised with Pillow at 2-4x supersampling. Everything random comes from the
-np.random.Generator passed in, so the output is a function of the generator's state (and of the
-fonts installed, which are listed in sorted order).
+np.random.Generator passed in, so the output is a function of the generator's state (fonts come
+from the pinned PyPI packages of FONT_PACKAGES, listed in sorted order).
 
 One file on purpose, although long: train.py keys its sample cache on this file's source, so every
 change to the renderer must land here to invalidate the cache.
@@ -28,10 +28,10 @@ change to the renderer must land here to invalidate the cache.
 import argparse
 import functools
 import glob
+import importlib
 import io
 import math
 import os
-import subprocess
 import sys
 import time
 
@@ -89,25 +89,31 @@ def check_codes(path=CODES_DOC):
 
 # ================================================================ fonts and stroke glyphs
 
-_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"))
+# Fonts come from PyPI packages pinned in requirements.txt, never from the system, so the same
+# command draws the same pixels on any machine; none of them is a font the test renderer uses.
+FONT_PACKAGES = ("font_amatic_sc", "font_caladea", "font_fjallaone", "font_fredoka_one",
+                 "font_hanken_grotesk", "font_intuitive", "font_lato", "font_manrope", "font_rhd",
+                 "font_roboto", "font_source_sans_pro", "font_source_serif_pro")
 
 
 @functools.lru_cache(maxsize=1)
 def _fonts():
-    """Sorted TrueType/OpenType files that load and draw digits (fc-list plus the font folders)."""
-    paths = set()
-    try:
-        out = subprocess.run(["fc-list", "--format", "%{file}\n"], capture_output=True, text=True,
-                             timeout=20).stdout
-        paths.update(p.strip() for p in out.splitlines())
-    except (OSError, subprocess.SubprocessError):
-        pass
-    for folder in _FONT_DIRS:
-        paths.update(glob.glob(os.path.join(folder, "**", "*.[ot]tf"), recursive=True))
+    """Sorted font files of FONT_PACKAGES that draw digits and the symbols' letters (a TrueType
+    file where a face comes as both; no variable fonts)."""
+    faces = {}
+    for package in FONT_PACKAGES:
+        try:
+            module = importlib.import_module(package)
+        except ImportError:
+            sys.exit(f"render.py: the font package {package} is missing; "
+                     "pip install -r training/care/requirements.txt")
+        folder = os.path.join(os.path.dirname(module.__file__), "files")
+        for path in sorted(glob.glob(os.path.join(folder, "*.[ot]tf"))):
+            stem, ext = os.path.splitext(os.path.basename(path))
+            if "Variable" not in stem and (stem not in faces or ext == ".ttf"):
+                faces[stem] = path
     usable = []
-    for path in sorted(paths):
-        if not path.lower().endswith((".ttf", ".otf")) or not os.path.exists(path):
-            continue
+    for path in sorted(faces.values()):
         try:
             box = ImageFont.truetype(path, 40).getbbox("40°C PFWA")
         except OSError:
@@ -421,13 +427,25 @@ def _stroke_width(rng):
     return float(np.exp(rng.uniform(np.log(0.03), np.log(0.10))))
 
 
+@functools.lru_cache(maxsize=1)
+def _upright_fonts():
+    """The upright faces (symbols' digits and letters are hardly ever italic), grouped by family."""
+    families = {}
+    for path in _fonts():
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if not any(tag in stem for tag in ("Italic", "It")):
+            families.setdefault(stem.split("-")[0], []).append(path)
+    return tuple(tuple(families[k]) for k in sorted(families))
+
+
 def _pick_font(rng):
-    """A font file for digits and letters, or None for hand-drawn strokes (more often when the
-    system has few fonts)."""
-    fonts = _fonts()
-    if not fonts or rng.random() < (0.3 if len(fonts) >= 8 else 0.5):
+    """A font file for digits and letters (a family, then one of its weights, so that families
+    with many weights do not dominate), or None for hand-drawn strokes."""
+    families = _upright_fonts()
+    if rng.random() < 0.25:
         return None
-    return fonts[int(rng.integers(len(fonts)))]
+    faces = families[int(rng.integers(len(families)))]
+    return faces[int(rng.integers(len(faces)))]
 
 
 def _dot_rows(n, rng, max_per_row):
@@ -567,13 +585,13 @@ def _hand_outline(rng):
 
 
 def _hand(d, rng, tub):
-    """A hand dipping into the tub from above (fingers down and a little left, forearm leaving the
-    top); returns its outline points."""
+    """A hand dipping into the tub from above (fingers pointing down and to the left, or now and then
+    to the right, forearm leaving the top); returns its outline points."""
     p = np.asarray(_hand_outline(rng))
     if rng.random() < 0.5:
         p[:, 0] = -p[:, 0]  # thumb on the other side
     k = rng.uniform(0.9, 1.2)
-    a = np.radians(rng.uniform(8, 35))
+    a = np.radians(rng.uniform(8, 55) * (-1 if rng.random() < 0.12 else 1))  # mostly from the upper right
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     p = p * k @ rot.T
     tip = np.array([0.0, 0.53]) * k @ rot.T
@@ -630,8 +648,22 @@ def _wring(rng):
     x = -(twist + length * (1 - np.cos(t)) / 2)
     y = half_h * np.sin(t) * ((1 - np.cos(t)) / 2) ** power
     flip = -1 if rng.random() < 0.5 else 1  # the right lobe turned over, as a twist does
-    d.line(zip(0.5 + x, 0.3 + y))
-    d.line(zip(0.5 - x, 0.3 + flip * y))
+    if rng.random() < 0.45:  # a sweet wrapper: each lobe fans out from the twist to a blunt end
+        end_h = half_h * rng.uniform(1.0, 1.5)
+        bulge = rng.uniform(-0.03, 0.05)
+        for side in (-1, 1):
+            ex = 0.5 + side * (twist + length)
+            tx = 0.5 + side * twist
+            top = [(tx + side * (ex - tx) * u, 0.3 - (twist + (end_h - twist) * u) - bulge * np.sin(np.pi * u))
+                   for u in np.linspace(0, 1, 9)]
+            bottom = [(x_, 0.6 - y_) for x_, y_ in top]
+            d.line(top + [(ex + side * rng.uniform(-0.02, 0.03), 0.3)] + bottom[::-1], closed=True)
+            if rng.random() < 0.5:  # creases running out of the twist
+                for f in (-0.45, 0.45):
+                    d.line([(tx + side * 0.04, 0.3), (tx + side * (ex - tx) * 0.6, 0.3 + f * end_h)], d.width * 0.6)
+    else:
+        d.line(zip(0.5 + x, 0.3 + y))
+        d.line(zip(0.5 - x, 0.3 + flip * y))
     knot = rng.random()
     if knot < 0.4:
         d.ellipse(0.5, 0.3, twist + d.width * 0.3, rng.uniform(0.05, 0.1), d.width * 0.8)
@@ -640,7 +672,9 @@ def _wring(rng):
         d.line([(0.5 - k * 0.6, 0.3 - k), (0.5 + k * 0.6, 0.3 + k)], d.width * 0.8)
         d.line([(0.5 + k * 0.6, 0.3 - k), (0.5 - k * 0.6, 0.3 + k)], d.width * 0.8)
     x0, y0, x1, y1 = d.bbox()
-    _cross(d, rng, (x0, y0 - 0.05, x1, y1 + 0.05), reach=(0.9, 1.1))
+    # The cross is steeper than the cloth's flat box, so its arms do not lie along the lobes.
+    half = max((y1 - y0) / 2 + 0.05, (x1 - x0) / 2 * rng.uniform(0.5, 0.85))
+    _cross(d, rng, (x0, (y0 + y1) / 2 - half, x1, (y0 + y1) / 2 + half), reach=(0.85, 1.05))
     return d
 
 
@@ -1373,14 +1407,45 @@ def _logo(rng):
     return d
 
 
+def _pattern(rng):
+    """Solid round things that are no care symbol: polka dots, a button with its holes, one disc
+    or a few. (A thin empty circle would be `pro-any`, so there is none; dots never sit in a
+    frame.)"""
+    d = Drawing(0.06)
+    kind = int(rng.integers(4))
+    if kind == 0:  # polka dots, square or staggered grid, running past the crop
+        r = rng.uniform(0.05, 0.16)
+        pitch = r * rng.uniform(2.6, 5.0)
+        stagger = rng.random() < 0.5
+        for j, y in enumerate(np.arange(-1.0, 2.0, pitch)):
+            for x in np.arange(-1.0, 2.0, pitch):
+                d.disc(x + (pitch / 2 if stagger and j % 2 else 0.0), y, r)
+    elif kind == 1:  # a button: a disc with two or four holes, sometimes a rim
+        d.disc(0.5, 0.5, 0.5)
+        if rng.random() < 0.5:
+            d.disc(0.5, 0.5, rng.uniform(0.36, 0.42), erase=True)
+            d.disc(0.5, 0.5, rng.uniform(0.3, 0.34))
+        k = 2 if rng.random() < 0.5 else 4
+        a0 = rng.uniform(0, np.pi)
+        for i in range(k):
+            a = a0 + 2 * np.pi * i / k
+            d.disc(0.5 + 0.12 * np.cos(a), 0.5 + 0.12 * np.sin(a), rng.uniform(0.04, 0.07), erase=True)
+    elif kind == 2:  # one disc or ellipse
+        d.disc(0.5, 0.5, 0.5, 0.5 * rng.uniform(0.6, 1.0))
+    else:  # a few scattered dots of different sizes
+        for _ in range(int(rng.integers(2, 7))):
+            d.disc(rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.05, 0.18))
+    return d
+
+
 def render_negative_crop(rng, size=48):
     """A crop a detector may propose on a label that is not a care symbol, uint8 grey (size, size):
     text, an edge, seam or fold, bare fabric, a symbol mostly outside, two half symbols, a logo, a
     close-up of part of a symbol, or nothing; photographed as render_symbol_crop does."""
     view = _CropView(rng, size)
     n = view.n
-    kind = rng.choice(["text", "edge", "blank", "offcentre", "halves", "logo", "closeup"],
-                      p=[0.27, 0.1, 0.1, 0.17, 0.12, 0.15, 0.09])
+    kind = rng.choice(["text", "edge", "blank", "offcentre", "halves", "logo", "closeup", "pattern"],
+                      p=[0.24, 0.09, 0.09, 0.15, 0.11, 0.13, 0.08, 0.11])
     edge = None
     if kind == "text":
         lines = [_short_text(rng) for _ in range(int(rng.choice([1, 1, 2, 3])))]
@@ -1417,6 +1482,10 @@ def render_negative_crop(rng, size=48):
         d = symbol_drawing(_random_code(rng), rng)
         scale, centre = view.fit(d, rng.uniform(1.8, 3.2), n / 2 + rng.uniform(-0.6, 0.6, 2) * n)
         view.place(d, scale, centre)
+    elif kind == "pattern":
+        d = _pattern(rng)
+        scale = n * (rng.uniform(0.6, 1.4) if len(d.ops) > 12 else rng.uniform(0.15, 0.85))
+        view.place(d, scale, view.to_page(n / 2 + rng.uniform(-0.15, 0.15, 2) * n))
     if kind != "blank" and rng.random() < 0.2:
         d = _text_drawing([_text_line(rng)], rng)
         view.place(d, n * rng.uniform(0.1, 0.2), view.to_page((rng.uniform(0.1, 0.9) * n, rng.choice([0.05, 0.95]) * n)))
@@ -1462,13 +1531,13 @@ def _merge_rgb(c1, c2, mix, relief):
 
 
 def _scene_background(rng, w, h):
-    """What the label lies on, RGB Image (w, h): knit, stripes, plaid, denim, heathered or plain
-    garment fabric, or a wooden or plain table, with soft folds and shading. Drawn at half
+    """What the label lies on, RGB Image (w, h): knit, stripes, plaid, gingham, polka-dot, denim,
+    heathered or plain garment fabric, or a wooden or plain table, with soft folds and shading. Drawn at half
     resolution and enlarged."""
     hw, hh = (w + 1) // 2, (h + 1) // 2
     x = np.arange(hw, dtype=np.float32)[None, :]
     y = np.arange(hh, dtype=np.float32)[:, None]
-    kind = rng.choice(["plain", "knit", "stripes", "plaid", "denim", "heather", "wood"])
+    kind = rng.choice(["plain", "knit", "stripes", "plaid", "denim", "heather", "wood", "polka", "gingham"])
     c1 = rng.uniform(0, 255, 3).astype(np.float32)
     c2 = rng.uniform(0, 255, 3).astype(np.float32)
     p = rng.uniform(2, 6)
@@ -1481,6 +1550,17 @@ def _scene_background(rng, w, h):
         period = p * rng.uniform(3, 8)
         mix = 0.5 * ((np.mod(x, period) < period * rng.uniform(0.2, 0.5)).astype(np.float32)
                      + (np.mod(y, period) < period * rng.uniform(0.2, 0.5)).astype(np.float32))
+    elif kind == "polka":  # dots 2 to 20 px across (at this half resolution), square or staggered
+        r = rng.uniform(1.0, 10.0)
+        pitch = r * rng.uniform(2.4, 5.0)
+        shift = (np.floor(y / pitch) % 2) * pitch / 2 if rng.random() < 0.5 else 0.0
+        dx = np.mod(x + shift, pitch) - pitch / 2
+        dy = np.mod(y, pitch) - pitch / 2
+        mix = np.clip(r + 0.5 - np.sqrt(dx * dx + dy * dy), 0, 1).astype(np.float32)
+    elif kind == "gingham":
+        period = p * rng.uniform(2, 6)
+        mix = 0.5 * ((np.mod(x, period) < period / 2).astype(np.float32)
+                     + (np.mod(y, period) < period / 2).astype(np.float32))
     elif kind == "denim":
         c1 = _jitter_colour(rng, (60, 80, 120), 25)
         relief = 1 + 0.08 * np.cos(2 * np.pi * (x + y) / (p * 0.6)) + 0.04 * np.cos(2 * np.pi * y / (p * 0.5))

@@ -13,8 +13,8 @@ enum CareCrop {
     }
 
     /// The square region around a symbol box that the classifier is shown.
-    static func square(around box: SymbolBox) -> Region {
-        let side = max(box.width, box.height) * margin
+    static func square(around box: SymbolBox, scale: Double = 1) -> Region {
+        let side = max(box.width, box.height) * margin * scale
         let cx = box.x + box.width / 2, cy = box.y + box.height / 2
         return Region(x0: cx - side / 2, y0: cy - side / 2, x1: cx + side / 2, y1: cy + side / 2)
     }

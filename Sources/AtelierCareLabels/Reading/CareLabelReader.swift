@@ -14,13 +14,17 @@ public struct CareLabelReader: Sendable {
     let classes: [CareSymbol?]
 
     /// The classifier's size of input (square).
-    var cropSide: Int { classifier.inputWidth ?? 48 }
+    let cropSide: Int
 
     /// Loads the networks from `directory` (default: `CareModels.directory()`).
     public init(models directory: URL? = nil) throws {
         let dir = try directory ?? CareModels.directory()
         detector = try SymbolDetector(network: Network(contentsOf: dir.appendingPathComponent(CareModels.detectorFile)))
         classifier = try Network(contentsOf: dir.appendingPathComponent(CareModels.classifierFile))
+        guard let side = classifier.inputWidth, classifier.inputHeight == side, classifier.inputChannels == 1 else {
+            throw NetworkError.invalid(source: classifier.source, reason: "the classifier does not take square one-channel crops")
+        }
+        cropSide = side
         var classes: [CareSymbol?] = []
         for name in classifier.classes {
             if name == "none" {
@@ -34,21 +38,55 @@ public struct CareLabelReader: Sendable {
         self.classes = classes
     }
 
+    /// A candidate the classifier is unsure of is seen again at the other sizes of its crop and the
+    /// answers are averaged: a box a few pixels off sways one view more than the mean of two.
+    static let viewScales = [1.0, 1.12]
+    /// One view is enough when its answer is at least this probable (most are: clear symbols and
+    /// plain text), so the second view costs little time.
+    static let sureEnough: Float = 0.9
+
+    /// The classifier's probabilities for the square crop around `box`, widened by `scale`.
+    private func classify(_ grey: Image, around box: SymbolBox, scale: Double) -> [Float] {
+        let crop = CareCrop.resample(grey, CareCrop.square(around: box, scale: scale), width: cropSide, height: cropSide)
+        let input = Tensor(channels: 1, height: cropSide, width: cropSide, values: CareCrop.normalizedCrop(crop))
+        return Self.softmax(classifier.run(input).values)
+    }
+
     /// The symbols in `image`, in reading order.
     public func read(_ image: Image, minConfidence: Double = 0.5) -> [ReadSymbol] {
         let grey = image.grey()
         var read: [ReadSymbol] = []
         for candidate in detector.detect(grey) {
-            let crop = CareCrop.resample(grey, CareCrop.square(around: candidate.box), width: cropSide, height: cropSide)
-            let input = Tensor(channels: 1, height: cropSide, width: cropSide, values: CareCrop.normalizedCrop(crop))
-            let probabilities = Self.softmax(classifier.run(input).values)
+            var probabilities = classify(grey, around: candidate.box, scale: Self.viewScales[0])
+            if (probabilities.max() ?? 0) < Self.sureEnough {
+                let views = Float(Self.viewScales.count)
+                probabilities = probabilities.map { $0 / views }
+                for scale in Self.viewScales.dropFirst() {
+                    for (i, p) in classify(grey, around: candidate.box, scale: scale).enumerated() { probabilities[i] += p / views }
+                }
+            }
             guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
                   let symbol = classes[best] else { continue }
             let confidence = Double(probabilities[best])
             guard confidence >= minConfidence else { continue }
             read.append(ReadSymbol(symbol: symbol, confidence: confidence, box: candidate.box))
         }
-        return ReadingOrder.sorted(read) { $0.box }
+        return ReadingOrder.sorted(Self.withoutNested(read)) { $0.box }
+    }
+
+    /// A box this much inside a larger symbol's is part of that symbol.
+    static let nestedFraction = 0.6
+
+    /// The symbols less those found inside a larger one. Symbols do not nest on a label, so a find
+    /// inside another is a part of it read on its own: the iron of `iron-no-steam`, the triangle of
+    /// `bleach-chlorine`, the tub of a washing symbol, or the same symbol found twice.
+    static func withoutNested(_ symbols: [ReadSymbol]) -> [ReadSymbol] {
+        var kept: [ReadSymbol] = []
+        for symbol in symbols.sorted(by: { $0.box.area > $1.box.area })
+        where !kept.contains(where: { symbol.box.fractionInside($0.box) >= nestedFraction }) {
+            kept.append(symbol)
+        }
+        return kept
     }
 
     static func softmax(_ logits: [Float]) -> [Float] {

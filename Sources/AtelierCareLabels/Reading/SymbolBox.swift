@@ -14,12 +14,22 @@ public struct SymbolBox: Sendable, Equatable {
     var centreY: Double { y + height / 2 }
     var area: Double { width * height }
 
-    /// Intersection over union.
-    func iou(_ other: SymbolBox) -> Double {
+    /// The area this box shares with another.
+    func intersection(_ other: SymbolBox) -> Double {
         let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
         let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
-        let inter = ix * iy
+        return ix * iy
+    }
+
+    /// Intersection over union.
+    func iou(_ other: SymbolBox) -> Double {
+        let inter = intersection(other)
         return inter / max(1e-9, area + other.area - inter)
+    }
+
+    /// The share of this box's area that lies inside another.
+    func fractionInside(_ other: SymbolBox) -> Double {
+        intersection(other) / max(1e-9, area)
     }
 
     /// The box scaled about the image origin (from a reduced decode back to full size).
