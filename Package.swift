@@ -59,6 +59,9 @@ let package = Package(
         // for testing and benchmarking reconstruction. Test support, not shipped: no product, no install.
         // Optimised even in debug builds, like AtelierImaging: its render loops crawl unoptimised.
         .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging"], swiftSettings: [.unsafeFlags(["-O"])]),
+        // Structure from motion and beyond: features first (SIFT with RootSIFT descriptors).
+        // Optimised even in debug builds, like AtelierImaging: its scale-space loops crawl unoptimised.
+        .target(name: "AtelierReconstruction", dependencies: ["AtelierImaging"], swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "synth-capture", dependencies: [
             "AtelierSynthetic", "AtelierImaging", "AtelierCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -78,5 +81,6 @@ let package = Package(
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
         .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging"]),
+        .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic"]),
     ]
 )

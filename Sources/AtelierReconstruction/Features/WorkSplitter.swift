@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+
+/// Spreads independent work items over a fixed number of threads.
+///
+/// Items are dealt out round-robin (worker `k` takes items `k`, `k + n`, `k + 2n`, …). Every
+/// item writes only its own output, so results never depend on the thread count: the feature
+/// extractor gives the same bytes on one thread or two.
+struct WorkSplitter: Sendable {
+    let threads: Int
+
+    /// `threads` workers; 0 or less means one per active core.
+    init(threads: Int) {
+        self.threads = threads > 0 ? threads : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// Calls `body` once for each index in `0 ..< count`, in parallel.
+    func forEach(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        let workers = min(threads, count)
+        if workers <= 1 {
+            for index in 0 ..< count { body(index) }
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: count, by: workers) { body(index) }
+        }
+    }
+
+    /// `body` of each index in `0 ..< count`, computed in parallel, returned in index order.
+    func map<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        let slots = UnsafeMutablePointer<T>.allocate(capacity: count)
+        defer { slots.deallocate() }
+        let shared = SharedSlots(base: slots)
+        forEach(count) { index in (shared.base + index).initialize(to: body(index)) }
+        let results = Array(UnsafeBufferPointer(start: slots, count: count))
+        slots.deinitialize(count: count)
+        return results
+    }
+}
+
+/// Memory handed to the workers, each of which touches only its own slots or rows; the compiler
+/// cannot see that, hence the `@unchecked`.
+struct SharedSlots<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+}

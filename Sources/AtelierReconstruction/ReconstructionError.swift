@@ -1,0 +1,25 @@
+import AtelierImaging
+
+/// What can go wrong in reconstruction. The caller adds which file or view it was.
+public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The image could not be decoded: not a JPEG or PNG, damaged, or larger than the pixel
+    /// limit. Carries the decoder's own error.
+    case unreadableImage(ImagingError)
+    /// The image is too small to find features in: the scale space needs at least
+    /// `minimumSide` pixels on the shorter side.
+    case imageTooSmall(width: Int, height: Int, minimumSide: Int)
+    /// A setting is out of range. `name` is the setting's name, `reason` says what it must be.
+    case invalidSetting(name: String, reason: String)
+    /// A feature mask that cannot be used: its buffer does not match its size, or it is empty.
+    case invalidMask(String)
+
+    public var description: String {
+        switch self {
+        case .unreadableImage(let error): return error.description
+        case .imageTooSmall(let width, let height, let minimumSide):
+            return "image is \(width)×\(height) pixels, too small to find features in (at least \(minimumSide) pixels on each side)"
+        case .invalidSetting(let name, let reason): return "\(name) \(reason)"
+        case .invalidMask(let why): return "unusable feature mask: \(why)"
+        }
+    }
+}
