@@ -55,15 +55,18 @@ let package = Package(
         ]),
         // Pairing code, PAKE, key schedule, encrypted framing, transfer messages, DNS-SD discovery.
         .target(name: "AtelierTransfer", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")]),
+        // Rotations, quaternions and camera poses in COLMAP's convention, shared by the renderer of
+        // synthetic captures and the reconstruction that must recover them. Depends on nothing.
+        .target(name: "AtelierGeometry"),
         // Synthetic captures with exact ground truth (a garment-like mesh rendered from known cameras),
         // for testing and benchmarking reconstruction. Test support, not shipped: no product, no install.
         // Optimised even in debug builds, like AtelierImaging: its render loops crawl unoptimised.
-        .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging", "AtelierGeometry"], swiftSettings: [.unsafeFlags(["-O"])]),
         // Structure from motion and beyond: features first (SIFT with RootSIFT descriptors).
         // Optimised even in debug builds, like AtelierImaging: its scale-space loops crawl unoptimised.
-        .target(name: "AtelierReconstruction", dependencies: ["AtelierImaging"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierReconstruction", dependencies: ["AtelierImaging", "AtelierGeometry", "COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "synth-capture", dependencies: [
-            "AtelierSynthetic", "AtelierImaging", "AtelierCLI",
+            "AtelierSynthetic", "AtelierGeometry", "AtelierImaging", "AtelierCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI"]),
@@ -80,7 +83,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
-        .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging"]),
-        .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic"]),
+        .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry"]),
+        .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry"]),
     ]
 )

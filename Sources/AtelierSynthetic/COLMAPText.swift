@@ -1,3 +1,4 @@
+import AtelierGeometry
 /// COLMAP's text model format (`cameras.txt`, `images.txt`, `points3D.txt`), as COLMAP itself
 /// writes it, so COLMAP, OpenMVS, nerfstudio and our own reader load the ground truth as a
 /// model: one PINHOLE camera shared by all images, and images with no 2D points (an empty second

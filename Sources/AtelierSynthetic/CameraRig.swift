@@ -1,3 +1,4 @@
+import AtelierGeometry
 import Foundation
 
 /// One ring of cameras around the object: every camera at the same nominal elevation and distance,

@@ -1,3 +1,4 @@
+import AtelierGeometry
 import Foundation
 
 /// A garment-like surface: a cloth draped over a rounded form (a dress form or a stool with a

@@ -1,3 +1,4 @@
+import AtelierGeometry
 /// Fixed studio lighting: ambient light plus a key and a fill light, both directional, on
 /// Lambertian (matte) surfaces. Nothing depends on where the camera is, so a point of the cloth
 /// has the same colour in every view, as structure from motion assumes of a matte fabric.

@@ -1,3 +1,4 @@
+import AtelierGeometry
 import Foundation
 
 /// One view's work on one band of pixel rows: rasterise the band's triangles into a supersampled

@@ -1,3 +1,4 @@
+import AtelierGeometry
 /// One triangle prepared for one view: vertices in the order that makes its screen area
 /// positive, the samples its bounding box covers, and the screen gradients of its barycentric
 /// coordinates.

@@ -1,3 +1,4 @@
+import AtelierGeometry
 import Foundation
 
 extension BandJob {

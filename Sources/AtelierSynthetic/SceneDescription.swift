@@ -1,3 +1,4 @@
+import AtelierGeometry
 /// `truth/scene.json`: the ground truth of a capture in one document, for tests and benchmarks
 /// that compare a reconstruction against it. Poses follow COLMAP (see `CameraPose`); lengths are
 /// metres; the world has +Y up and the ground at y = 0.

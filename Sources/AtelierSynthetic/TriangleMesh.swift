@@ -1,3 +1,4 @@
+import AtelierGeometry
 /// An axis-aligned box in world units.
 public struct BoundingBox: Sendable, Equatable {
     public var min: SIMD3<Double>

@@ -18,22 +18,6 @@ extension SIMD3 where Scalar == Float {
     }
 }
 
-extension SIMD3 where Scalar == Double {
-    @inline(__always) func dot(_ other: Self) -> Double { x * other.x + y * other.y + z * other.z }
-
-    @inline(__always) func cross(_ other: Self) -> Self {
-        Self(y * other.z - z * other.y, z * other.x - x * other.z, x * other.y - y * other.x)
-    }
-
-    @inline(__always) var length: Double { dot(self).squareRoot() }
-
-    /// The unit vector in the same direction (the zero vector stays zero).
-    @inline(__always) var normalized: Self {
-        let l = length
-        return l > 0 ? self / l : self
-    }
-}
-
 /// Hermite smoothstep: 0 below `edge0`, 1 above `edge1`, smooth between.
 @inline(__always)
 func smoothstep(_ edge0: Float, _ edge1: Float, _ x: Float) -> Float {

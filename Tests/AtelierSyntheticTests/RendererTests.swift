@@ -1,3 +1,4 @@
+import AtelierGeometry
 import AtelierImaging
 import AtelierSynthetic
 import XCTest

@@ -14,7 +14,7 @@ public struct CameraPose: Sendable, Equatable {
     /// The world-to-camera rotation matrix, from the quaternion.
     public let camFromWorld: Matrix3
 
-    public init(quaternion: Quaternion, translation: SIMD3<Double>) {
+    @inlinable public init(quaternion: Quaternion, translation: SIMD3<Double>) {
         self.quaternion = quaternion
         self.translation = translation
         camFromWorld = quaternion.rotationMatrix
@@ -23,7 +23,7 @@ public struct CameraPose: Sendable, Equatable {
     /// A camera at `centre` looking at `target`, with the image's up direction as close to `up`
     /// as the view allows, then turned by `rollDegrees` about its optical axis (positive turns the
     /// image content clockwise, that is the camera counter-clockwise as its user sees it).
-    public init(centre: SIMD3<Double>, lookingAt target: SIMD3<Double>, up: SIMD3<Double> = [0, 1, 0], rollDegrees: Double = 0) {
+    @inlinable public init(centre: SIMD3<Double>, lookingAt target: SIMD3<Double>, up: SIMD3<Double> = [0, 1, 0], rollDegrees: Double = 0) {
         let forward = (target - centre).normalized
         var right = forward.cross(up).normalized
         if right.length == 0 { right = forward.cross([1, 0, 0]).normalized }   // looking straight up or down
@@ -36,12 +36,12 @@ public struct CameraPose: Sendable, Equatable {
     }
 
     /// The camera centre in world coordinates, `−Rᵀ t`.
-    public var centre: SIMD3<Double> { -(camFromWorld.transposed * translation) }
+    @inlinable public var centre: SIMD3<Double> { -(camFromWorld.transposed * translation) }
 
     /// The viewing direction (the camera's +z axis) in world coordinates.
-    public var forward: SIMD3<Double> { camFromWorld.row2 }
+    @inlinable public var forward: SIMD3<Double> { camFromWorld.row2 }
 
-    public func pointInCam(_ pointInWorld: SIMD3<Double>) -> SIMD3<Double> {
+    @inlinable public func pointInCam(_ pointInWorld: SIMD3<Double>) -> SIMD3<Double> {
         camFromWorld * pointInWorld + translation
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// A 3×3 matrix of doubles stored by rows; in this module always a rotation.
+/// A 3×3 matrix of doubles stored by rows: rotations, essential matrices, covariances.
 public struct Matrix3: Sendable, Equatable {
     public var row0: SIMD3<Double>
     public var row1: SIMD3<Double>
     public var row2: SIMD3<Double>
 
-    public init(rows row0: SIMD3<Double>, _ row1: SIMD3<Double>, _ row2: SIMD3<Double>) {
+    @inlinable public init(rows row0: SIMD3<Double>, _ row1: SIMD3<Double>, _ row2: SIMD3<Double>) {
         self.row0 = row0
         self.row1 = row1
         self.row2 = row2
@@ -14,17 +14,17 @@ public struct Matrix3: Sendable, Equatable {
 
     public static let identity = Matrix3(rows: [1, 0, 0], [0, 1, 0], [0, 0, 1])
 
-    public var transposed: Matrix3 {
+    @inlinable public var transposed: Matrix3 {
         Matrix3(rows: [row0.x, row1.x, row2.x], [row0.y, row1.y, row2.y], [row0.z, row1.z, row2.z])
     }
 
-    public var determinant: Double { row0.dot(row1.cross(row2)) }
+    @inlinable public var determinant: Double { row0.dot(row1.cross(row2)) }
 
-    public static func * (m: Matrix3, v: SIMD3<Double>) -> SIMD3<Double> {
+    @inlinable public static func * (m: Matrix3, v: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(m.row0.dot(v), m.row1.dot(v), m.row2.dot(v))
     }
 
-    public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
+    @inlinable public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let t = b.transposed
         return Matrix3(rows: [a.row0.dot(t.row0), a.row0.dot(t.row1), a.row0.dot(t.row2)],
                        [a.row1.dot(t.row0), a.row1.dot(t.row1), a.row1.dot(t.row2)],
@@ -32,7 +32,7 @@ public struct Matrix3: Sendable, Equatable {
     }
 
     /// The rotation by `angleRadians` about the unit vector `axis`, right-handed (Rodrigues).
-    public static func rotation(axis: SIMD3<Double>, angleRadians angle: Double) -> Matrix3 {
+    @inlinable public static func rotation(axis: SIMD3<Double>, angleRadians angle: Double) -> Matrix3 {
         let a = axis.normalized, c = cos(angle), s = sin(angle), k = 1 - c
         return Matrix3(rows: [c + a.x * a.x * k, a.x * a.y * k - a.z * s, a.x * a.z * k + a.y * s],
                        [a.y * a.x * k + a.z * s, c + a.y * a.y * k, a.y * a.z * k - a.x * s],
@@ -48,7 +48,7 @@ public struct Quaternion: Sendable, Equatable {
     public var y: Double
     public var z: Double
 
-    public init(w: Double, x: Double, y: Double, z: Double) {
+    @inlinable public init(w: Double, x: Double, y: Double, z: Double) {
         self.w = w
         self.x = x
         self.y = y
@@ -57,7 +57,7 @@ public struct Quaternion: Sendable, Equatable {
 
     /// The quaternion of a rotation matrix (Shepperd's method: divide by the largest of the four
     /// candidate terms, which keeps it accurate for every angle), normalised, with `w ≥ 0`.
-    public init(_ m: Matrix3) {
+    @inlinable public init(_ m: Matrix3) {
         let (m00, m01, m02) = (m.row0.x, m.row0.y, m.row0.z)
         let (m10, m11, m12) = (m.row1.x, m.row1.y, m.row1.z)
         let (m20, m21, m22) = (m.row2.x, m.row2.y, m.row2.z)
@@ -82,7 +82,7 @@ public struct Quaternion: Sendable, Equatable {
     }
 
     /// The rotation matrix (for a unit quaternion).
-    public var rotationMatrix: Matrix3 {
+    @inlinable public var rotationMatrix: Matrix3 {
         Matrix3(rows: [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
                 [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
                 [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)])
