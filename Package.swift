@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "AtelierTransfer", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")]),
         // Rotations, quaternions and camera poses in COLMAP's convention, shared by the renderer of
         // synthetic captures and the reconstruction that must recover them. Depends on nothing.
-        .target(name: "AtelierGeometry"),
+        // Optimised even in debug builds: solvers and render loops in other modules call it per datum.
+        .target(name: "AtelierGeometry", swiftSettings: [.unsafeFlags(["-O"])]),
         // Synthetic captures with exact ground truth (a garment-like mesh rendered from known cameras),
         // for testing and benchmarking reconstruction. Test support, not shipped: no product, no install.
         // Optimised even in debug builds, like AtelierImaging: its render loops crawl unoptimised.
