@@ -1,11 +1,11 @@
 # Atelier: build, demo, test, install. `make help` lists the targets.
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
-TOOLS   := atl-import atl-query atl-export atl-classify atl-send atl-recv
+TOOLS   := atl-import atl-query atl-export atl-classify atl-send atl-recv atl-reconstruct
 DEMO    := $(CURDIR)/.atelier-demo
 DEBUG_BIN = $(CURDIR)/.build/debug
 
-.PHONY: help deps build release demo test docs install uninstall bench bench-transfer bench-care train-care fuzz clean
+.PHONY: help deps build release demo test docs install uninstall bench bench-transfer bench-care bench-reconstruct train-care fuzz clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -64,6 +64,9 @@ train-care: ## retrain the care-symbol networks from rendered labels (installs n
 	python3 training/care/train.py
 
 FUZZ_SECONDS ?= 300
+bench-reconstruct: release ## atl-reconstruct vs pycolmap on synthetic captures: accuracy, time per stage, memory (see benchmarks/)
+	ATL_BIN=$(CURDIR)/.build/release benchmarks/reconstruct.sh
+
 bench-transfer: release ## transfer benchmark: atl-send/atl-recv vs magic-wormhole and socat over loopback (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/transfer.sh
 

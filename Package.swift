@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "atl-classify", targets: ["atl-classify"]),
         .executable(name: "atl-send", targets: ["atl-send"]),
         .executable(name: "atl-recv", targets: ["atl-recv"]),
+        .executable(name: "atl-reconstruct", targets: ["atl-reconstruct"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,7 +50,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"])]),
         // Shared command-line plumbing: output, exit codes, progress, paths, common options.
         .target(name: "AtelierCLI", dependencies: [
-            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", "AtelierTransfer", "AtelierCareLabels",
+            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", "AtelierTransfer", "AtelierCareLabels", "AtelierReconstruction",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -76,6 +77,7 @@ let package = Package(
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-send", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI"]),
+        .executableTarget(name: "atl-reconstruct", dependencies: ["AtelierCLI"]),
 
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords"]),
         .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"], exclude: ["Support"]),

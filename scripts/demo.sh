@@ -37,4 +37,8 @@ echo "(12 photos around a draped garment, rendered from known cameras; the truth
 step "atl-classify --task quality \$DEMO/capture/img_000[1-3].jpg | jq -c '{path, verdict}'"
 atl-classify --task quality "$DEMO"/capture/img_000[1-3].jpg | jq -c '{path, verdict}'
 
+step "atl-reconstruct \$DEMO/capture --out \$DEMO/model | jq -c '{images, registered, points, metrics: .metrics | {meanTrackLength, meanReprojectionErrorPixels}}'"
+atl-reconstruct "$DEMO/capture" --out "$DEMO/model" | jq -c '{images, registered, points, metrics: .metrics | {meanTrackLength, meanReprojectionErrorPixels}}'
+echo "(cameras and a sparse point cloud as a COLMAP text model in \$DEMO/model/sparse)" >&2
+
 printf '\nThe demo catalog is %s; try: ATELIER_DB=%s %s/atl-query outfits --expand --limit 1\n' "$ATELIER_DB" "$ATELIER_DB" "$BIN" >&2

@@ -12,6 +12,10 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
     case invalidSetting(name: String, reason: String)
     /// A feature mask that cannot be used: its buffer does not match its size, or it is empty.
     case invalidMask(String)
+    /// Fewer than three photos could be used; `skipped` says why for each photo left out.
+    case notEnoughImages(usable: Int, skipped: [SkippedImage])
+    /// No two photos could be put in one model; `reasons` says why for each photo.
+    case nothingRegistered(reasons: [SkippedImage])
 
     public var description: String {
         switch self {
@@ -20,6 +24,10 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
             return "image is \(width)×\(height) pixels, too small to find features in (at least \(minimumSide) pixels on each side)"
         case .invalidSetting(let name, let reason): return "\(name) \(reason)"
         case .invalidMask(let why): return "unusable feature mask: \(why)"
+        case .notEnoughImages(let usable, let skipped):
+            return "only \(usable) usable photo\(usable == 1 ? "" : "s") (at least 3 needed)" + (skipped.isEmpty ? "" : "; " + skipped.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
+        case .nothingRegistered(let reasons):
+            return "no two photos could be aligned" + (reasons.isEmpty ? "" : "; " + reasons.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
         }
     }
 }

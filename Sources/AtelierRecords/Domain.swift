@@ -70,6 +70,6 @@ public enum Domain {
         "vibrant", "vibrantDelicate", "denim", "activewear", "woolAndCashmere", "professional",
     ])
     public static let laundryStatus = Vocabulary("laundry status", ["planned", "washing", "drying", "done", "cancelled"])
-    public static let detailLevel = Vocabulary("detail level", ["preview", "reduced", "medium", "full", "raw", "custom"])
+    public static let detailLevel = Vocabulary("detail level", ["sparse", "preview", "reduced", "medium", "full", "raw", "custom"])
     public static let careSymbol = Vocabulary("care symbol", CareSymbolCodes.all)
 }

@@ -20,7 +20,8 @@ final class DocsAndExamplesTests: XCTestCase {
             atl-import --sample > /dev/null && atl-query garments | atl-export --format csv -o wardrobe.csv &&
             python3 -c "from PIL import Image; Image.new('RGB', (64, 48), (200, 30, 30)).save('photo.jpg')" &&
             mkdir -p photos && cp photo.jpg photos/ && cp \(Shell.root)/examples/care-label.jpg label.jpg && atl-import --images photo.jpg > /dev/null &&
-            atl-export --format backup -o wardrobe.atelier
+            atl-export --format backup -o wardrobe.atelier &&
+            synth-capture --preset small-12 --width 640 --height 480 --supersampling 2 --texture-size 1024 -q --out capture > /dev/null
             """)
         XCTAssertEqual(setup.status, 0, setup.err)
         var ran = 0

@@ -98,7 +98,7 @@ struct BundleAdjustmentLayout: Sendable {
         var intrinsics: [Int32] = []
         if options.refineFocalLength { intrinsics.append(0) }
         if options.refinePrincipalPoint { intrinsics += [1, 2] }
-        if options.refineDistortion { intrinsics += [3, 4] }
+        if options.refineDistortion { intrinsics += options.refineSecondDistortionCoefficient ? [3, 4] : [3] }
         func block(_ parameters: [Int32]) -> Int32 {
             var map = SIMD8<Int32>(repeating: 0)
             for (k, p) in parameters.enumerated() { map[k] = p }

@@ -24,6 +24,9 @@ public struct BundleAdjustmentOptions: Sendable {
     public var refinePrincipalPoint = false
     /// Refine k1 and k2.
     public var refineDistortion = true
+    /// With `refineDistortion`, refine k2 as well as k1. k2 is poorly constrained unless points
+    /// reach well into the corners of the frame; held, it stays at its current value.
+    public var refineSecondDistortionCoefficient = true
     /// Images whose pose is held fixed: they get no columns in the reduced system and their poses
     /// are returned bit-identical.
     public var constantPoses: Set<Int> = []

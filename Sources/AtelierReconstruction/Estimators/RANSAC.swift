@@ -39,15 +39,20 @@ public struct RANSACOptions: Sendable, Equatable {
     public var maxIterations: Int
     /// Rounds of re-fitting on the inliers each time a better model appears (LO-RANSAC).
     public var localOptimisationRounds: Int
+    /// The smallest inlier ratio of a model the caller would accept. Sampling stops once a model
+    /// with this ratio would have been found with `confidence`, whether or not one was: more
+    /// samples could only find models the caller rejects. 0 leaves only `maxIterations`.
+    public var minInlierRatio: Double
     public var seed: UInt64
 
     public init(maxResidual: Double, confidence: Double = 0.9999, minIterations: Int = 50, maxIterations: Int = 10_000,
-                localOptimisationRounds: Int = 4, seed: UInt64 = 0x5EED) {
+                localOptimisationRounds: Int = 4, minInlierRatio: Double = 0, seed: UInt64 = 0x5EED) {
         self.maxResidual = maxResidual
         self.confidence = confidence
         self.minIterations = minIterations
         self.maxIterations = maxIterations
         self.localOptimisationRounds = localOptimisationRounds
+        self.minInlierRatio = minInlierRatio
         self.seed = seed
     }
 }
@@ -78,9 +83,12 @@ public enum RANSAC {
         sample.reserveCapacity(sampleSize)
 
         var best: (model: Problem.Model, cost: Double, inliers: Int)?
-        var requiredIterations = options.maxIterations
+        let maxIterations = options.minInlierRatio > 0
+            ? min(options.maxIterations, Self.requiredIterations(inlierRatio: options.minInlierRatio, sampleSize: sampleSize, confidence: options.confidence))
+            : options.maxIterations
+        var requiredIterations = maxIterations
         var iteration = 0
-        while iteration < max(options.minIterations, min(requiredIterations, options.maxIterations)) {
+        while iteration < max(options.minIterations, min(requiredIterations, maxIterations)) {
             iteration += 1
             random.sample(sampleSize, from: &scratch, into: &sample)
             for model in problem.minimalModels(sample: sample) {
@@ -92,7 +100,7 @@ public enum RANSAC {
                 requiredIterations = Self.requiredIterations(inlierRatio: Double(candidate.inliers) / Double(count),
                                                              sampleSize: sampleSize, confidence: options.confidence)
             }
-            if iteration >= options.maxIterations { break }
+            if iteration >= max(options.minIterations, maxIterations) { break }
         }
         guard let best, best.inliers >= sampleSize else { return nil }
         return RANSACResult(model: best.model, inliers: inlierIndices(problem, best.model, threshold2: threshold2), iterations: iteration)

@@ -26,12 +26,37 @@ struct WorkSplitter: Sendable {
         }
     }
 
-    /// `body` of each index in `0 ..< count`, computed in parallel, returned in index order.
-    func map<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+    /// Calls `body` once for each index in `0 ..< count`, in parallel, each worker taking the
+    /// next index not yet taken: for items of very different cost (image pairs, where RANSAC
+    /// stops early on a good pair and runs to its cap on a bad one), which a fixed deal would
+    /// leave to one worker. Each item still writes only its own output.
+    func forEachBalanced(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        let workers = min(threads, count)
+        if workers <= 1 {
+            for index in 0 ..< count { body(index) }
+            return
+        }
+        let next = ProgressCounter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.increment() - 1
+                guard index < count else { return }
+                body(index)
+            }
+        }
+    }
+
+    /// `body` of each index in `0 ..< count`, computed in parallel, returned in index order;
+    /// `balanced` deals the items out one at a time (see `forEachBalanced`).
+    func map<T>(_ count: Int, balanced: Bool = false, _ body: @Sendable (Int) -> T) -> [T] {
         let slots = UnsafeMutablePointer<T>.allocate(capacity: count)
         defer { slots.deallocate() }
         let shared = SharedSlots(base: slots)
-        forEach(count) { index in (shared.base + index).initialize(to: body(index)) }
+        if balanced {
+            forEachBalanced(count) { index in (shared.base + index).initialize(to: body(index)) }
+        } else {
+            forEach(count) { index in (shared.base + index).initialize(to: body(index)) }
+        }
         let results = Array(UnsafeBufferPointer(start: slots, count: count))
         slots.deinitialize(count: count)
         return results

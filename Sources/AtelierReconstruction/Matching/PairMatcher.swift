@@ -12,7 +12,7 @@ public struct PairMatcher: Sendable {
                       progress: (@Sendable (Int) -> Void)? = nil) -> [[FeatureMatch]] {
         let counter = ProgressCounter()
         let matcher = self.matcher
-        return WorkSplitter(threads: matcher.options.threads).map(pairs.count) { index in
+        return WorkSplitter(threads: matcher.options.threads).map(pairs.count, balanced: true) { index in
             let (i, j) = pairs[index]
             let result = matcher.match(features[i], features[j])
             if let progress { progress(counter.increment()) }

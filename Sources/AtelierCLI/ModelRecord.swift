@@ -1,0 +1,46 @@
+import AtelierReconstruction
+import AtelierRecords
+import Foundation
+
+/// The `model` record `atl-reconstruct` prints (atelier(7) documents its fields).
+enum ModelRecord {
+    static func sparse(_ result: SparseReconstruction, directory: String, inputCount: Int, garment: String?, batch: String?) -> JSONObject {
+        var generator = RecordIDGenerator()
+        let model = result.model
+        var record: JSONObject = ["type": "model", "id": .string(generator.next("m"))]
+        if let garment { record["garment"] = .string(garment) }
+        if let batch, !batch.isEmpty { record["batch"] = .string(batch) }
+        record["dir"] = .string(directory)
+        record["detail"] = "sparse"
+        record["files"] = .object(["cameras": .string(directory + "/sparse/cameras.txt"),
+                                   "images": .string(directory + "/sparse/images.txt"),
+                                   "points3D": .string(directory + "/sparse/points3D.txt")])
+        record["images"] = .int(Int64(inputCount))
+        record["registered"] = .int(Int64(result.registeredCount))
+        record["points"] = .int(Int64(model.pointCount))
+        let observations = model.points.reduce(0) { $0 + ($1?.observations.count ?? 0) }
+        var seconds = JSONObject()
+        for stage in ReconstructionStage.allCases { if let s = result.stageSeconds[stage] { seconds[stage.rawValue] = .double(round3(s)) } }
+        record["metrics"] = .object(["meanTrackLength": .double(round3(result.mapping.meanTrackLength)),
+                                     "meanReprojectionErrorPixels": .double(round3(result.mapping.meanReprojectionErrorPixels)),
+                                     "observations": .int(Int64(observations)),
+                                     "verifiedPairs": .int(Int64(result.verifiedPairs)),
+                                     "seconds": .object(seconds)])
+        record["cameras"] = .array(model.cameras.map { c in
+            .object(["model": "RADIAL", "width": .int(Int64(c.width)), "height": .int(Int64(c.height)),
+                     "focalLengthPixels": .double(round3(c.focalLengthPixels)), "focalLength35mm": .double(round3(c.focalLength35mm)),
+                     "principalPoint": .array([.double(round3(c.principalPoint.x)), .double(round3(c.principalPoint.y))]),
+                     "k1": .double((c.k1 * 1e6).rounded() / 1e6), "k2": .double((c.k2 * 1e6).rounded() / 1e6)])
+        })
+        let pathOf = Dictionary(result.used.map { ($0.name, $0.path) }, uniquingKeysWith: { a, _ in a })
+        record["skipped"] = .array(result.skipped.map { s in
+            var entry: JSONObject = ["name": .string(s.name)]
+            if let path = pathOf[s.name] { entry["path"] = .string(path) }
+            entry["reason"] = .string(s.reason)
+            return .object(entry)
+        })
+        return record
+    }
+
+    private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,94 @@
+import AtelierReconstruction
+import AtelierRecords
+import Foundation
+
+/// The photos `atl-reconstruct` works on: files and directories named as arguments, or
+/// `capture` and `image` records on standard input, read to its end (atl-recv ends its output
+/// with the `batch` record whose status is `complete`, so `atl-recv | atl-reconstruct` starts as
+/// soon as the batch is in). Other records are passed through to stdout untouched, in order,
+/// before the model record: a filter never eats what it does not understand.
+struct ReconstructInput {
+    var sources: [CaptureSource] = []
+    /// The batch id when stdin carried a complete batch.
+    var batch: String?
+    /// Warnings for the user (missing masks, an incomplete batch).
+    var notes: [String] = []
+
+    /// Photos from the command line.
+    static func fromArguments(_ arguments: [String], masks: String?) throws -> ReconstructInput {
+        var input = ReconstructInput()
+        input.sources = Self.sources(paths: try PhotoFiles.expand(arguments), masks: masks, notes: &input.notes)
+        return input
+    }
+
+    /// Photos from records on stdin; non-photo records go straight to `out`.
+    static func fromRecords(_ reader: LineReader, masks: String?, out: RecordOutput) throws -> ReconstructInput {
+        var paths: [String] = [], batch: String?, sawCapture = false
+        do throws(LineReaderError<ReadFailure>) {
+            try reader.forEachLine { (line, number) throws(ReadFailure) in
+                let record: JSONObject
+                do throws(JSONSyntaxError) {
+                    record = try JSONParser.parseObject(line)
+                } catch {
+                    throw .failed(error.at(reader.source, line: number))
+                }
+                let type = record["type"]?.string
+                if type == "capture" || type == "image" {
+                    guard let path = record["path"]?.string, !path.isEmpty else {
+                        throw .failed(InputError(.data, source: reader.source, line: number, message: "\(type!) record without a \"path\""))
+                    }
+                    paths.append(path)
+                    if type == "capture" { sawCapture = true }
+                    return
+                }
+                if type == "batch", record["status"]?.string == "complete" { batch = record["id"]?.string ?? "" }
+                do throws(OutputError) {
+                    try out.writeLine(line)
+                } catch {
+                    throw .output(error)
+                }
+            }
+        } catch {
+            switch error {
+            case .input(let inner): throw inner
+            case .body(.failed(let inner)): throw inner
+            case .body(.output(let inner)): throw inner
+            }
+        }
+        var input = ReconstructInput()
+        input.batch = batch
+        if sawCapture && batch == nil {
+            input.notes.append("no batch record with status \"complete\" on standard input: the transfer may be unfinished; reconstructing the \(paths.count) photos received")
+        }
+        input.sources = Self.sources(paths: paths, masks: masks, notes: &input.notes)
+        return input
+    }
+
+    enum ReadFailure: Error {
+        case failed(InputError)
+        case output(OutputError)
+    }
+
+    /// Names are file names, unless two photos share one; then the paths as given. Masks are
+    /// looked up as COLMAP does (`photo.jpg.png`), then as `photo.png` and `photo.jpg`.
+    static func sources(paths: [String], masks: String?, notes: inout [String]) -> [CaptureSource] {
+        let names = paths.map { ($0 as NSString).lastPathComponent }
+        let unique = Set(names).count == names.count
+        var missing: [String] = []
+        let sources = paths.enumerated().map { index, path -> CaptureSource in
+            let name = unique ? names[index] : path
+            var mask: String?
+            if let masks {
+                let stem = (names[index] as NSString).deletingPathExtension
+                mask = [names[index] + ".png", stem + ".png", names[index]].map { masks + "/" + $0 }
+                    .first { FileManager.default.fileExists(atPath: $0) }
+                if mask == nil { missing.append(names[index]) }
+            }
+            return CaptureSource(name: name, path: path, maskPath: mask)
+        }
+        if !missing.isEmpty {
+            notes.append("no mask in \(masks!) for \(missing.count) photo\(missing.count == 1 ? "" : "s") (\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")); used unmasked")
+        }
+        return sources
+    }
+}

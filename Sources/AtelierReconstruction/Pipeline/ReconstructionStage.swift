@@ -1,0 +1,24 @@
+/// The stages of reconstruction, named as Apple's Object Capture reports them.
+public enum ReconstructionStage: String, Sendable, CaseIterable {
+    /// Reading the photos and finding their features.
+    case preProcessing = "pre-processing"
+    /// Matching features between photos and verifying the matches' geometry.
+    case featureMatching = "feature matching"
+    /// Recovering camera poses and the sparse point cloud.
+    case imageAlignment = "image alignment"
+}
+
+/// How far reconstruction has got: the stage and the fraction of it done, with a short note
+/// ("img_0003.jpg", "12/24 images registered").
+public struct ReconstructionProgress: Sendable {
+    public var stage: ReconstructionStage
+    /// In [0, 1].
+    public var fraction: Double
+    public var detail: String
+
+    public init(stage: ReconstructionStage, fraction: Double, detail: String) {
+        self.stage = stage
+        self.fraction = fraction
+        self.detail = detail
+    }
+}

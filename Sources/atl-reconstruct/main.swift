@@ -1,0 +1,3 @@
+import AtelierCLI
+
+ReconstructCommand.runAsTool()
