@@ -101,6 +101,27 @@ final class ReconstructTests: XCTestCase {
         XCTAssertTrue(result.err.contains("atl-reconstruct: broken.jpg: left out:"), result.err)
     }
 
+    /// Masks: features only where the mask is white. A photo masked out entirely has no
+    /// features left and is left out; a photo without a mask is used whole, with a warning.
+    func testMasksRestrictFeatures() throws {
+        let result = try shell.run("""
+            mkdir masks
+            python3 -c '
+            from PIL import Image
+            for i in range(1, 12):
+                Image.new("L", (640, 480), 0 if i == 3 else 255).save(f"masks/img_{i:04d}.jpg.png")
+            '
+            atl-reconstruct '\(Self.capture)' --masks masks -o m --progress none
+            """)
+        XCTAssertEqual(result.status, 0, result.err)
+        let model = try XCTUnwrap(Shell.records(result).last)
+        XCTAssertEqual(model["registered"] as? Int, 11)
+        let skipped = try XCTUnwrap(model["skipped"] as? [[String: Any]])
+        XCTAssertEqual(skipped.map { $0["name"] as? String }, ["img_0003.jpg"])
+        XCTAssertTrue((skipped.first?["reason"] as? String)?.contains("masked out") ?? false)
+        XCTAssertTrue(result.err.contains("no mask in masks for 1 photo (img_0012.jpg); used unmasked"), result.err)
+    }
+
     func testTooFewPhotosFailWithDataErrorAndWriteNothing() throws {
         let result = try shell.run("atl-reconstruct '\(Self.capture)/img_0001.jpg' '\(Self.capture)/img_0002.jpg' -o m")
         XCTAssertEqual(result.status, 65)

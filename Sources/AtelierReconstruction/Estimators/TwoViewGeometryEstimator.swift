@@ -37,7 +37,7 @@ public enum TwoViewGeometryEstimator {
         let acceptableRatio = max(options.minInlierRatio, Double(options.minInlierCount) / Double(count))
         func ransacOptions(maxResidual: Double, minInlierRatio: Double) -> RANSACOptions {
             RANSACOptions(maxResidual: maxResidual, confidence: options.confidence,
-                          minIterations: min(50, options.maxIterations), maxIterations: options.maxIterations,
+                          minIterations: min(20, options.maxIterations), maxIterations: options.maxIterations,
                           minInlierRatio: min(1, minInlierRatio), seed: options.seed)
         }
         let essentialThreshold = EssentialMatrixProblem.maxResidual(pixels: options.maxErrorPixels, focalLength1Pixels: camera1.focalLengthPixels,
