@@ -163,7 +163,7 @@ _atl-reconstruct() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--overwrite --line-buffered --version -h --help)
+    local -a non_repeating_flags=(--overwrite --auto-mask --line-buffered --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(-o --out --feature-sensitivity --sample-ordering --masks --garment --max-image-side --progress)
     __atl-reconstruct_offer_flags_options -1

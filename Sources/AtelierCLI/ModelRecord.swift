@@ -25,6 +25,7 @@ enum ModelRecord {
                                      "meanReprojectionErrorPixels": .double(round3(result.mapping.meanReprojectionErrorPixels)),
                                      "observations": .int(Int64(observations)),
                                      "verifiedPairs": .int(Int64(result.verifiedPairs)),
+                                     "automaticallyMasked": .int(Int64(result.automaticallyMasked)),
                                      "seconds": .object(seconds)])
         record["cameras"] = .array(model.cameras.map { c in
             .object(["model": "RADIAL", "width": .int(Int64(c.width)), "height": .int(Int64(c.height)),

@@ -39,6 +39,7 @@ public struct ReconstructCommand: ParsableCommand {
               atl-reconstruct capture --out model
               atl-reconstruct --sample-ordering sequential --feature-sensitivity high capture/*.jpg -o model-high | jq -c '{registered, points}'
               atl-recv --code 7-crane-orbit --into received | atl-reconstruct --out model-received & atl-send --code 7-crane-orbit capture/*.jpg > /dev/null; wait
+              atl-reconstruct capture --auto-mask -o model-masked | jq '.metrics.automaticallyMasked'
               atl-reconstruct capture -o model-json --progress json 2> progress.ndjson | jq '.skipped[] | "\\(.name): \\(.reason)"'
               python3 -c 'import pycolmap; print(pycolmap.Reconstruction("model/sparse").summary())'
             """,
@@ -66,6 +67,9 @@ public struct ReconstructCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Directory of masks, white where the garment is: photo.jpg.png, photo.png or photo.jpg.", valueName: "dir"),
             completion: .directory)
     var masks: String?
+
+    @Flag(name: .long, help: "Keep features off a plain backdrop: find the garment's silhouette in each photo that has no --masks mask (a photo without a plain backdrop is used whole).")
+    var autoMask = false
 
     @Option(name: .long, help: ArgumentHelp("Name this garment in the model record, so that 'atl-import' attaches the model to it.", valueName: "id"))
     var garment: String?
@@ -107,6 +111,7 @@ public struct ReconstructCommand: ParsableCommand {
         var options = ReconstructionOptions()
         options.features.sensitivity = featureSensitivity
         options.features.maxImageSide = maxImageSide
+        options.automaticMasks = autoMask
         if sampleOrdering == .sequential { options.pairs = .sequential(overlap: 10) }
         let directory = Self.absolute(out ?? "Models/" + Self.timestamp())
         if FileManager.default.fileExists(atPath: directory + "/sparse") && !overwrite {

@@ -122,6 +122,15 @@ final class ReconstructTests: XCTestCase {
         XCTAssertTrue(result.err.contains("no mask in masks for 1 photo (img_0012.jpg); used unmasked"), result.err)
     }
 
+    /// --auto-mask finds the garment on the studio backdrop in every photo and still registers all.
+    func testAutomaticMasks() throws {
+        let result = try shell.run("atl-reconstruct '\(Self.capture)' --auto-mask -o m --progress none")
+        XCTAssertEqual(result.status, 0, result.err)
+        let model = try XCTUnwrap(Shell.records(result).last)
+        XCTAssertEqual(model["registered"] as? Int, 12)
+        XCTAssertEqual((model["metrics"] as? [String: Any])?["automaticallyMasked"] as? Int, 12)
+    }
+
     func testTooFewPhotosFailWithDataErrorAndWriteNothing() throws {
         let result = try shell.run("atl-reconstruct '\(Self.capture)/img_0001.jpg' '\(Self.capture)/img_0002.jpg' -o m")
         XCTAssertEqual(result.status, 65)

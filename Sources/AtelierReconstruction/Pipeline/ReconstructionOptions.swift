@@ -15,6 +15,9 @@ public struct ReconstructionOptions: Sendable {
     public var pairs = PairSelection.automatic
     public var twoView = TwoViewGeometryOptions()
     public var mapper = MapperOptions()
+    /// Keep features off a plain backdrop: photos without a mask of their own get the garment's
+    /// silhouette (`SubjectSilhouette`) as their mask; a photo without a plain backdrop is used whole.
+    public var automaticMasks = false
     /// Photos with fewer features than this are skipped as blank or uniform.
     public var minFeatures = 100
     /// Photos with this many or fewer are matched exhaustively under `.automatic`.

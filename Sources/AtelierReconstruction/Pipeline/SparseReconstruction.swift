@@ -9,6 +9,8 @@ public struct SparseReconstruction: Sendable {
     public var skipped: [SkippedImage]
     /// Image pairs whose matches passed geometric verification.
     public var verifiedPairs: Int
+    /// Photos whose features were kept to the garment's silhouette found automatically.
+    public var automaticallyMasked: Int
     /// Wall-clock seconds spent in each stage.
     public var stageSeconds: [ReconstructionStage: Double]
 

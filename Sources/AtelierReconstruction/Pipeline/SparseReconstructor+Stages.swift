@@ -5,6 +5,16 @@ extension SparseReconstructor {
     struct PreparedImage {
         var features: Features
         var focalLength35mm: Double?
+        /// Whether the garment's silhouette was found and used as the mask.
+        var autoMasked: Bool
+    }
+
+    /// The garment's silhouette as a feature mask, found on a small decode of the photo (a
+    /// JPEG at a reduced DCT scale), or nil when the photo has no plain backdrop.
+    func silhouetteMask(_ bytes: [UInt8]) -> FeatureMask? {
+        guard let decoded = try? bytes.withUnsafeBytes({ buffer throws(ImagingError) in try ImageDecoder.decode(buffer, channels: 3, minimumSide: 256) }),
+              let silhouette = SubjectSilhouette(decoded.image) else { return nil }
+        return try? FeatureMask(width: silhouette.width, height: silhouette.height, values: silhouette.cells)
     }
 
     /// Reads one photo and finds its features, or says why it cannot be used. A photo whose bytes
@@ -37,6 +47,11 @@ extension SparseReconstructor {
                 return .failure(SkippedReason("its mask \(maskPath) cannot be used: \(error)"))
             }
         }
+        var autoMasked = false
+        if mask == nil && options.automaticMasks {
+            mask = silhouetteMask(bytes)
+            autoMasked = mask != nil
+        }
         let features: Features
         do {
             features = try bytes.withUnsafeBytes { buffer throws(ReconstructionError) in try extractor.extract(encoded: buffer, mask: mask) }
@@ -47,7 +62,7 @@ extension SparseReconstructor {
             return .failure(SkippedReason("only \(features.count) features (at least \(options.minFeatures) needed): blank, uniform, out of focus or masked out"))
         }
         let focal = EXIF.read(bytes)?.focalLength35mmMillimetres.flatMap { $0 > 0 && $0 < 2000 ? $0 : nil }
-        return .success(PreparedImage(features: features, focalLength35mm: focal))
+        return .success(PreparedImage(features: features, focalLength35mm: focal, autoMasked: autoMasked))
     }
 
     /// Verifies each pair's matches (pairs in parallel) and keeps the pairs that pass, with

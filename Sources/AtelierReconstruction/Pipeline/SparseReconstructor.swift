@@ -31,6 +31,7 @@ public struct SparseReconstructor: Sendable {
         // Pre-processing: read, drop duplicates, find features.
         var used: [CaptureSource] = [], usedInputIndex: [Int] = [], features: [Features] = [], focal35: [Double?] = [], skipped: [(Int, SkippedImage)] = []
         var firstWithBytes: [Int: [(index: Int, bytes: [UInt8])]] = [:]
+        var autoMaskedCount = 0
         for (index, source) in sources.enumerated() {
             progress(ReconstructionProgress(stage: .preProcessing, fraction: Double(index) / Double(max(1, sources.count)), detail: source.name))
             switch prepare(source, index: index, seen: &firstWithBytes, sources: sources) {
@@ -41,6 +42,7 @@ public struct SparseReconstructor: Sendable {
                 usedInputIndex.append(index)
                 features.append(prepared.features)
                 focal35.append(prepared.focalLength35mm)
+                if prepared.autoMasked { autoMaskedCount += 1 }
             }
         }
         progress(ReconstructionProgress(stage: .preProcessing, fraction: 1, detail: "\(used.count) of \(sources.count) photos usable"))
@@ -101,6 +103,6 @@ public struct SparseReconstructor: Sendable {
         skipped += mapping.unregistered.map { (usedInputIndex[$0.image], SkippedImage(name: used[$0.image].name, reason: $0.reason)) }
         skipped.sort { $0.0 < $1.0 }
         return SparseReconstruction(used: used, keypoints: keypoints, mapping: mapping, skipped: skipped.map(\.1),
-                                    verifiedPairs: verified.count, stageSeconds: seconds)
+                                    verifiedPairs: verified.count, automaticallyMasked: autoMaskedCount, stageSeconds: seconds)
     }
 }
