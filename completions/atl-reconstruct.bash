@@ -165,7 +165,7 @@ _atl-reconstruct() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--overwrite --auto-mask --line-buffered --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(-o --out --feature-sensitivity --sample-ordering --masks --garment --max-image-side --progress)
+    local -a non_repeating_options=(-o --out --feature-sensitivity --sample-ordering --masks --refine-intrinsics --garment --max-image-side --progress)
     __atl-reconstruct_offer_flags_options -1
 
     # Offer option value completions
@@ -184,6 +184,9 @@ _atl-reconstruct() {
         ;;
     '--masks')
         __atl-reconstruct_add_completions -d
+        return
+        ;;
+    '--refine-intrinsics')
         return
         ;;
     '--garment')

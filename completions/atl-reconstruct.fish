@@ -20,7 +20,7 @@ function __atl-reconstruct_parse_tokens -S
     set -l unparsed_tokens (__atl-reconstruct_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-reconstruct'
-        __atl-reconstruct_parse_subcommand -r 1 'o/out=' 'overwrite' 'feature-sensitivity=' 'sample-ordering=' 'masks=' 'auto-mask' 'garment=' 'max-image-side=' 'line-buffered' 'progress=' 'version' 'h/help'
+        __atl-reconstruct_parse_subcommand -r 1 'o/out=' 'overwrite' 'feature-sensitivity=' 'sample-ordering=' 'masks=' 'refine-intrinsics=' 'auto-mask' 'garment=' 'max-image-side=' 'line-buffered' 'progress=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-reconstruct_parse_subcommand -r 1 'version'
@@ -83,6 +83,7 @@ complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" feature-sensitivity' -l 'feature-sensitivity' -d 'normal, or high to find more features on plain, low-texture fabric (slower).' -rfka 'normal high'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" sample-ordering' -l 'sample-ordering' -d 'unordered (match every pair up to 60 photos), or sequential (photos taken in order round the garment).' -rfka 'unordered sequential'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" masks' -l 'masks' -d 'Directory of masks, white where the garment is: photo.jpg.png, photo.png or photo.jpg.' -rfa '(__atl-reconstruct_complete_directories)'
+complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" refine-intrinsics' -l 'refine-intrinsics' -d 'Intrinsics that bundle adjustment refines, comma-separated: focal, principal-point, k1, k2, or none.' -rfka ''
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" auto-mask' -l 'auto-mask' -d 'Keep features off a plain backdrop: find the garment\'s silhouette in each photo that has no --masks mask (a photo without a plain backdrop is used whole).'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" garment' -l 'garment' -d 'Name this garment in the model record, so that \'atl-import\' attaches the model to it.' -rfka ''
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" max-image-side' -l 'max-image-side' -d 'Work on photos reduced to at most this many pixels on the longer side.' -rfka ''

@@ -22,7 +22,9 @@ public struct ReconstructCommand: ParsableCommand {
             verification (five-point essential matrix in LO-RANSAC), then incremental mapping: the \
             best-conditioned pair first, each next photo by P3P, triangulation, and bundle \
             adjustment with a robust loss, which also refines the focal length and radial \
-            distortion. The focal length starts from the EXIF 35 mm equivalent (30 mm when absent).
+            distortion (--refine-intrinsics; k2 and the principal point on request). The focal length \
+            starts from the EXIF 35 mm equivalent (30 mm when absent). Photos of different sizes or \
+            focal lengths get a camera each.
 
             Writes a COLMAP text model (cameras.txt, images.txt, points3D.txt) to DIR/sparse/ \
             (--out; default Models/<yyyyMMdd-HHmmss>), which COLMAP, pycolmap, OpenMVS and \
@@ -68,6 +70,9 @@ public struct ReconstructCommand: ParsableCommand {
             completion: .directory)
     var masks: String?
 
+    @Option(name: .long, help: ArgumentHelp("Intrinsics that bundle adjustment refines, comma-separated: focal, principal-point, k1, k2, or none.", valueName: "list"))
+    var refineIntrinsics: String = "focal,k1"
+
     @Flag(name: .long, help: "Keep features off a plain backdrop: find the garment's silhouette in each photo that has no --masks mask (a photo without a plain backdrop is used whole).")
     var autoMask = false
 
@@ -85,6 +90,7 @@ public struct ReconstructCommand: ParsableCommand {
     public func validate() throws {
         if let garment, !(garment.hasPrefix("g_") && garment.count > 2) { throw ValidationError("--garment takes a garment id (g_…)") }
         if !(64 ... 16384).contains(maxImageSide) { throw ValidationError("--max-image-side takes 64 to 16384") }
+        _ = try intrinsicsRefinement()
     }
 
     public func run() throws {
@@ -112,6 +118,7 @@ public struct ReconstructCommand: ParsableCommand {
         options.features.sensitivity = featureSensitivity
         options.features.maxImageSide = maxImageSide
         options.automaticMasks = autoMask
+        options.mapper.refineIntrinsics = try intrinsicsRefinement()
         if sampleOrdering == .sequential { options.pairs = .sequential(overlap: 10) }
         let directory = Self.absolute(out ?? "Models/" + Self.timestamp())
         if FileManager.default.fileExists(atPath: directory + "/sparse") && !overwrite {
@@ -131,6 +138,21 @@ public struct ReconstructCommand: ParsableCommand {
         for skipped in result.skipped { Diagnostics.warn("\(skipped.name): left out: \(skipped.reason)") }
         try SparseModelFiles.write(result.colmapText, into: directory, overwrite: overwrite)
         return ModelRecord.sparse(result, directory: directory, inputCount: input.sources.count, garment: garment, batch: input.batch)
+    }
+
+    func intrinsicsRefinement() throws -> IntrinsicsRefinement {
+        var refinement: IntrinsicsRefinement = []
+        for word in refineIntrinsics.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            switch word {
+            case "focal": refinement.insert(.focalLength)
+            case "principal-point": refinement.insert(.principalPoint)
+            case "k1": refinement.insert(.k1)
+            case "k2": refinement.formUnion([.k1, .k2])
+            case "none": break
+            default: throw ValidationError("--refine-intrinsics takes focal, principal-point, k1, k2 or none, comma-separated; got \"\(word)\"")
+            }
+        }
+        return refinement
     }
 
     static func absolute(_ path: String) -> String {

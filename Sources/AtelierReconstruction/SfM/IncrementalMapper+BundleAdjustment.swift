@@ -44,12 +44,13 @@ extension IncrementalMapper {
                                               points: pointIDs.map { model.points[$0]!.position }, observations: observations)
         var baOptions = BundleAdjustmentOptions()
         baOptions.threads = options.threads
-        baOptions.refineFocalLength = refineIntrinsics
-        baOptions.refineDistortion = refineIntrinsics
-        baOptions.refineSecondDistortionCoefficient = options.refineSecondDistortionCoefficient
-        baOptions.refinePrincipalPoint = false
+        let refine = refineIntrinsics ? options.refineIntrinsics : []
+        baOptions.refineFocalLength = refine.contains(.focalLength)
+        baOptions.refinePrincipalPoint = refine.contains(.principalPoint)
+        baOptions.refineDistortion = refine.contains(.k1) || refine.contains(.k2)
+        baOptions.refineSecondDistortionCoefficient = refine.contains(.k2)
         baOptions.constantPoses = Set(images.indices.filter { !variableImages.contains(images[$0]) })
-        if !refineIntrinsics { baOptions.constantCameras = Set(model.cameras.indices) }
+        if refine.isEmpty { baOptions.constantCameras = Set(model.cameras.indices) }
         if baOptions.constantPoses.isEmpty, let (first, second) = initialPair, let a = imageIndex[first], let b = imageIndex[second] {
             baOptions.constantPoses = [a]
             let t = problem.poses[b].translation
@@ -60,7 +61,7 @@ extension IncrementalMapper {
         if case .failed = report.termination { return (report, pointIDs) }
         for (index, image) in images.enumerated() where variableImages.contains(image) { model.images[image].camFromWorld = problem.poses[index] }
         for (p, id) in pointIDs.enumerated() { model.points[id]!.position = problem.points[p] }
-        if refineIntrinsics { model.cameras = problem.cameras }
+        if !refine.isEmpty { model.cameras = problem.cameras }
         return (report, pointIDs)
     }
 

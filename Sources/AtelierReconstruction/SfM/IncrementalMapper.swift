@@ -82,7 +82,7 @@ public struct IncrementalMapper {
     /// Bundle-adjusts everything, drops what no longer fits, re-triangulates, and adjusts again
     /// when that changed the model.
     mutating func adjustGlobally() {
-        let refine = options.refineIntrinsics && model.registeredImages.count >= 3
+        let refine = !options.refineIntrinsics.isEmpty && model.registeredImages.count >= 3
         var report = bundleAdjust(variableImages: Set(model.registeredImages), refineIntrinsics: refine)?.report
         filter(points: nil)
         if completeTracks() + triangulateAll() > 0 {

@@ -21,17 +21,27 @@ public struct MapperOptions: Sendable {
     /// A global bundle adjustment runs whenever the model has grown by this many images since
     /// the last one (and always at the end).
     public var globalBundleInterval = 4
-    /// Refine focal length and radial distortion in global bundle adjustments (from the third
-    /// registered image on: two views cannot tell focal length from depth).
-    public var refineIntrinsics = true
-    /// Refine k2 as well as k1. Off by default: with the garment in the middle of the frame few
+    /// What global bundle adjustments refine of each camera's intrinsics (from the third
+    /// registered image on: two views cannot tell focal length from depth). The default is the
+    /// focal length and k1. k2 is off by default: with the garment in the middle of the frame few
     /// points reach the corners, where k2 acts, and a free k2 trades off against the focal length
-    /// (on a 24-photo ring it moved the focal length 0.6% off the truth, against 0.25% with k2
-    /// held at 0). COLMAP's default camera, SIMPLE_RADIAL, has k1 only.
-    public var refineSecondDistortionCoefficient = false
+    /// (on a 24-photo ring it moved the focal length 0.6% off the truth, against 0.25% with k2 held
+    /// at 0); the principal point is off as in COLMAP, since a ring of views barely constrains it.
+    public var refineIntrinsics: IntrinsicsRefinement = [.focalLength, .k1]
     /// Attempts at registering one image before it is given up.
     public var maxRegistrationAttempts = 3
     public var threads = 0
 
     public init() {}
+}
+
+/// Which intrinsics bundle adjustment may change. k2 implies k1.
+public struct IntrinsicsRefinement: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let focalLength = IntrinsicsRefinement(rawValue: 1)
+    public static let principalPoint = IntrinsicsRefinement(rawValue: 2)
+    public static let k1 = IntrinsicsRefinement(rawValue: 4)
+    public static let k2 = IntrinsicsRefinement(rawValue: 8)
 }
