@@ -131,6 +131,24 @@ final class ReconstructTests: XCTestCase {
         XCTAssertEqual((model["metrics"] as? [String: Any])?["automaticallyMasked"] as? Int, 12)
     }
 
+    /// `--garment` names the garment; atl-import stores the model and sets the garment's model.
+    func testModelAttachesToAGarmentThroughImport() throws {
+        let result = try shell.run("""
+            atl-import --sample > /dev/null
+            g=$(atl-query garments --limit 1 | jq -r .id)
+            atl-reconstruct '\(Self.capture)' --garment "$g" -o m --progress none | atl-import > /dev/null
+            atl-query garments --where "id=$g" | jq -r .model
+            atl-query models | jq -r '[.garment, .registered, .detail] | @tsv'
+            """)
+        XCTAssertEqual(result.status, 0, result.err)
+        let lines = result.lines
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].hasPrefix("m_"), lines[0])
+        let fields = lines[1].split(separator: "\t").map(String.init)
+        XCTAssertTrue(fields[0].hasPrefix("g_"))
+        XCTAssertEqual(Array(fields.dropFirst()), ["12", "sparse"])
+    }
+
     func testTooFewPhotosFailWithDataErrorAndWriteNothing() throws {
         let result = try shell.run("atl-reconstruct '\(Self.capture)/img_0001.jpg' '\(Self.capture)/img_0002.jpg' -o m")
         XCTAssertEqual(result.status, 65)
