@@ -53,7 +53,7 @@ public struct IncrementalMapper {
     /// registered (the result then says why for every image).
     public mutating func run() -> MappingResult {
         guard initialise() else { return result(noInitialPairReason: true) }
-        var sinceGlobal = 0, everAdjustedGlobally = false
+        var sinceGlobal = 0, everAdjustedGlobally = false, registeredAtLastGlobal = model.registeredImages.count
         while true {
             guard let image = registerNextImage() else {
                 // Nothing more registers now. When the model has grown since the last global
@@ -63,16 +63,19 @@ public struct IncrementalMapper {
                 adjustGlobally()
                 everAdjustedGlobally = true
                 sinceGlobal = 0
+                registeredAtLastGlobal = model.registeredImages.count
                 failedAttempts = failedAttempts.map { _ in 0 }
                 continue
             }
             triangulate(image: image)
             adjustLocally(around: image)
             sinceGlobal += 1
-            if sinceGlobal >= options.globalBundleInterval {
+            let registered = model.registeredImages.count
+            if sinceGlobal >= options.globalBundleInterval && Double(registered) >= options.globalBundleGrowth * Double(registeredAtLastGlobal) {
                 adjustGlobally()
                 everAdjustedGlobally = true
                 sinceGlobal = 0
+                registeredAtLastGlobal = registered
             }
         }
         if !everAdjustedGlobally { adjustGlobally() }
