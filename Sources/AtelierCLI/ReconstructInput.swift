@@ -69,14 +69,19 @@ struct ReconstructInput {
         case output(OutputError)
     }
 
-    /// Names are file names, unless two photos share one; then the paths as given. Masks are
-    /// looked up as COLMAP does (`photo.jpg.png`), then as `photo.png` and `photo.jpg`.
+    /// Names are file names, unless two photos share one; then the paths as given. COLMAP's text
+    /// format cannot hold spaces or control characters in a name, so those become `_` (with a
+    /// warning). Masks are looked up as COLMAP does (`photo.jpg.png`), then as `photo.png` and
+    /// `photo.jpg`.
     static func sources(paths: [String], masks: String?, notes: inout [String]) -> [CaptureSource] {
         let names = paths.map { ($0 as NSString).lastPathComponent }
-        let unique = Set(names).count == names.count
+        let unique = Set(names.map(COLMAPTextModel.safeName)).count == names.count
+        var renamed: [String] = []
         var missing: [String] = []
         let sources = paths.enumerated().map { index, path -> CaptureSource in
-            let name = unique ? names[index] : path
+            let given = unique ? names[index] : path
+            let name = COLMAPTextModel.safeName(given)
+            if name != given { renamed.append(name) }
             var mask: String?
             if let masks {
                 let stem = (names[index] as NSString).deletingPathExtension
@@ -85,6 +90,9 @@ struct ReconstructInput {
                 if mask == nil { missing.append(names[index]) }
             }
             return CaptureSource(name: name, path: path, maskPath: mask)
+        }
+        if !renamed.isEmpty {
+            notes.append("\(renamed.count) photo name\(renamed.count == 1 ? "" : "s") with spaces or control characters renamed in the model, which cannot hold them (\(renamed.prefix(3).joined(separator: ", "))\(renamed.count > 3 ? ", …" : ""))")
         }
         if !missing.isEmpty {
             notes.append("no mask in \(masks!) for \(missing.count) photo\(missing.count == 1 ? "" : "s") (\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")); used unmasked")

@@ -149,6 +149,21 @@ final class ReconstructTests: XCTestCase {
         XCTAssertEqual(Array(fields.dropFirst()), ["12", "sparse"])
     }
 
+    /// File names with spaces or a line break cannot go into COLMAP's text format as they are:
+    /// they are renamed in the model (with a warning), and pycolmap reads every image back.
+    func testPhotoNamesWithSpacesAndLineBreaksStayReadable() throws {
+        try requirePycolmap()
+        let result = try shell.run("""
+            mkdir set && for f in '\(Self.capture)'/img_*.jpg; do cp "$f" "set/my photo $(basename "$f")"; done
+            mv "set/my photo img_0005.jpg" "set/line"$'\\n'"break.jpg"
+            atl-reconstruct set -o m --progress none > model.json
+            python3 -c 'import pycolmap; r = pycolmap.Reconstruction("m/sparse"); print(r.num_reg_images(), "line_break.jpg" in [i.name for i in r.images.values()], "my_photo_img_0001.jpg" in [i.name for i in r.images.values()])'
+            """)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.out.trimmingCharacters(in: .whitespacesAndNewlines), "12 True True")
+        XCTAssertTrue(result.err.contains("12 photo names with spaces or control characters renamed"), result.err)
+    }
+
     func testTooFewPhotosFailWithDataErrorAndWriteNothing() throws {
         let result = try shell.run("atl-reconstruct '\(Self.capture)/img_0001.jpg' '\(Self.capture)/img_0002.jpg' -o m")
         XCTAssertEqual(result.status, 65)

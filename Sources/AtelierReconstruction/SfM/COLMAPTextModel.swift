@@ -47,7 +47,7 @@ public struct COLMAPTextModel: Sendable {
         for i in registered {
             let image = model.images[i], pose = image.camFromWorld!
             let q = pose.quaternion, t = pose.translation
-            images += "\(i + 1) \(q.w) \(q.x) \(q.y) \(q.z) \(t.x) \(t.y) \(t.z) \(image.camera + 1) \(image.name)\n"
+            images += "\(i + 1) \(q.w) \(q.x) \(q.y) \(q.z) \(t.x) \(t.y) \(t.z) \(image.camera + 1) \(Self.safeName(image.name))\n"
             var line = ""
             line.reserveCapacity(keypoints[i].count * 24)
             for (k, p) in keypoints[i].enumerated() {
@@ -75,5 +75,15 @@ public struct COLMAPTextModel: Sendable {
         self.cameras = cameras
         self.images = images
         self.points3D = points3D
+    }
+
+    /// `name` as the text format can hold it: COLMAP reads the name as one space-separated token
+    /// and a line break would split the record, so spaces and control characters become `_`
+    /// (an empty name becomes `_` too).
+    public static func safeName(_ name: String) -> String {
+        let safe = String(name.unicodeScalars.map { scalar -> Character in
+            scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F ? "_" : Character(scalar)
+        })
+        return safe.isEmpty ? "_" : safe
     }
 }
