@@ -14,7 +14,8 @@ enum ModelRecord {
         record["detail"] = "sparse"
         record["files"] = .object(["cameras": .string(directory + "/sparse/cameras.txt"),
                                    "images": .string(directory + "/sparse/images.txt"),
-                                   "points3D": .string(directory + "/sparse/points3D.txt")])
+                                   "points3D": .string(directory + "/sparse/points3D.txt"),
+                                   "pointCloud": .string(directory + "/sparse/points3D.ply")])
         record["images"] = .int(Int64(inputCount))
         record["registered"] = .int(Int64(result.registeredCount))
         record["points"] = .int(Int64(model.pointCount))

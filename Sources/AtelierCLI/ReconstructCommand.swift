@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtelierFormats
 import AtelierReconstruction
 import AtelierRecords
 import Foundation
@@ -26,7 +27,8 @@ public struct ReconstructCommand: ParsableCommand {
             starts from the EXIF 35 mm equivalent (30 mm when absent). Photos of different sizes or \
             focal lengths get a camera each.
 
-            Writes a COLMAP text model (cameras.txt, images.txt, points3D.txt) to DIR/sparse/ \
+            Writes a COLMAP text model (cameras.txt, images.txt, points3D.txt) and the points as a \
+            coloured PLY (points3D.ply) to DIR/sparse/ \
             (--out; default Models/<yyyyMMdd-HHmmss>), which COLMAP, pycolmap, OpenMVS and \
             nerfstudio read, and prints one model record: the files, photos used and registered, \
             points, mean track length, mean reprojection error, seconds per stage, and every photo \
@@ -136,7 +138,15 @@ public struct ReconstructCommand: ParsableCommand {
         }
         bar.finish()
         for skipped in result.skipped { Diagnostics.warn("\(skipped.name): left out: \(skipped.reason)") }
-        try SparseModelFiles.write(result.colmapText, into: directory, overwrite: overwrite)
+        let points = result.model.points.compactMap { $0 }
+        let cloud: [UInt8]
+        do {
+            cloud = try PLYPointCloudWriter.write(points: points.map { SIMD3<Float>($0.position) }, colours: points.map(\.colour),
+                                                  comments: ["Atelier atl-reconstruct: sparse points, the same as points3D.txt"])
+        } catch {
+            throw ToolFailure("cannot write the point cloud: \(error)", .software)
+        }
+        try SparseModelFiles.write(result.colmapText, pointCloud: cloud, into: directory, overwrite: overwrite)
         return ModelRecord.sparse(result, directory: directory, inputCount: input.sources.count, garment: garment, batch: input.batch)
     }
 

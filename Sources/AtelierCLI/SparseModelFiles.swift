@@ -1,12 +1,13 @@
 import AtelierReconstruction
 import Foundation
 
-/// Writes a sparse model as `DIR/sparse/{cameras,images,points3D}.txt`, all or nothing: the files
+/// Writes a sparse model as `DIR/sparse/{cameras,images,points3D}.txt` and the points as a coloured
+/// `points3D.ply` for viewers (MeshLab, CloudCompare, Blender), all or nothing: the files
 /// go into a hidden directory beside `sparse`, each flushed to disk, and the directory is then
 /// renamed into place. An existing `sparse` is replaced only when asked, and only once the new
 /// one is complete.
 enum SparseModelFiles {
-    static func write(_ text: COLMAPTextModel, into directory: String, overwrite: Bool) throws {
+    static func write(_ text: COLMAPTextModel, pointCloud: [UInt8], into directory: String, overwrite: Bool) throws {
         let fm = FileManager.default
         let target = directory + "/sparse"
         if fm.fileExists(atPath: target) && !overwrite {
@@ -24,6 +25,7 @@ enum SparseModelFiles {
             for (name, contents) in [("cameras.txt", text.cameras), ("images.txt", text.images), ("points3D.txt", text.points3D)] {
                 try writeSynced(Array(contents.utf8), to: staging + "/" + name)
             }
+            try writeSynced(pointCloud, to: staging + "/points3D.ply")
             if fm.fileExists(atPath: target) {
                 let old = directory + "/.sparse.old-\(getpid())"
                 guard rename(target, old) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

@@ -63,6 +63,11 @@ final class ReconstructTests: XCTestCase {
         XCTAssertEqual(fields[2], "1")
         XCTAssertEqual(fields[3], "RADIAL")
         XCTAssertLessThan(try XCTUnwrap(Double(fields[4])), 1)
+
+        // The coloured point cloud beside it holds the same points, for viewers.
+        let cloud = try shell.run("python3 -c 'import trimesh; c = trimesh.load(\"m/sparse/points3D.ply\"); print(len(c.vertices), c.colors.shape[1])'")
+        XCTAssertEqual(cloud.status, 0, cloud.err)
+        XCTAssertEqual(cloud.out.trimmingCharacters(in: .whitespacesAndNewlines), "\(points) 4")
     }
 
     /// Capture records from a transfer, then the end-of-batch record; other records pass through.
@@ -217,7 +222,7 @@ final class ReconstructTests: XCTestCase {
         let result = try shell.run("mkdir -p m/sparse && echo old > m/sparse/stale.txt && atl-reconstruct '\(Self.capture)' -o m --overwrite --progress none")
         XCTAssertEqual(result.status, 0, result.err)
         let files = try FileManager.default.contentsOfDirectory(atPath: shell.dir + "/m/sparse").sorted()
-        XCTAssertEqual(files, ["cameras.txt", "images.txt", "points3D.txt"])
+        XCTAssertEqual(files, ["cameras.txt", "images.txt", "points3D.ply", "points3D.txt"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shell.dir + "/m"), ["sparse"])
     }
 
