@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging", "AtelierGeometry"], swiftSettings: [.unsafeFlags(["-O"])]),
         // Structure from motion and beyond: features first (SIFT with RootSIFT descriptors).
         // Optimised even in debug builds, like AtelierImaging: its scale-space loops crawl unoptimised.
-        .target(name: "AtelierReconstruction", dependencies: ["AtelierImaging", "AtelierGeometry", "COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierReconstruction", dependencies: ["AtelierImaging", "AtelierGeometry", "AtelierFormats", "COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "synth-capture", dependencies: [
             "AtelierSynthetic", "AtelierGeometry", "AtelierImaging", "AtelierCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -88,6 +88,6 @@ let package = Package(
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
         .testTarget(name: "AtelierGeometryTests", dependencies: ["AtelierGeometry"]),
         .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry"]),
-        .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry"]),
+        .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry", "AtelierFormats"]),
     ]
 )
