@@ -25,9 +25,11 @@ public struct SimilarityTransform: Sendable, Equatable {
     /// The least-squares similarity taking `source[i]` to `target[i]` (Horn, "Closed-form solution
     /// of absolute orientation using unit quaternions", JOSA A 1987: the rotation is the
     /// eigenvector of the largest eigenvalue of a 4×4 symmetric matrix built from the
-    /// cross-covariance; scale from the ratio of spreads, as Umeyama 1991). Nil for fewer than
-    /// three points or points all at one place.
-    public static func aligning(_ source: [SIMD3<Double>], to target: [SIMD3<Double>]) -> SimilarityTransform? {
+    /// cross-covariance; scale from the ratio of spreads, as Umeyama 1991). With `withScale` false
+    /// the scale is held at 1: the rigid motion, as EPnP needs. Nil for fewer than three points,
+    /// or points all at one place or on one line (the rotation about that line is then free, which
+    /// shows as a top eigenvalue that is not simple).
+    public static func aligning(_ source: [SIMD3<Double>], to target: [SIMD3<Double>], withScale: Bool = true) -> SimilarityTransform? {
         precondition(source.count == target.count)
         guard source.count >= 3 else { return nil }
         let n = Double(source.count)
@@ -48,11 +50,12 @@ public struct SimilarityTransform: Sendable, Equatable {
             [szx - sxz, sxy + syx, -sxx + syy - szz, syz + szy],
             [sxy - syx, szx + sxz, syz + szy, -sxx - syy + szz],
         ]
-        let q = SymmetricEigen4.largestEigenvector(n4)
+        let (q, top, second) = SymmetricEigen4.largestEigenvector(n4)
+        guard top > 0, top - second > 1e-10 * top else { return nil }
         let rotation = Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]).rotationMatrix
         var projected = 0.0
         for (a, b) in zip(source, target) { projected += (b - meanTarget).dot(rotation * (a - meanSource)) }
-        let scale = projected / spread
+        let scale = withScale ? projected / spread : 1
         guard scale > 0, scale.isFinite else { return nil }
         return SimilarityTransform(scale: scale, rotation: rotation, translation: meanTarget - scale * (rotation * meanSource))
     }
@@ -61,8 +64,8 @@ public struct SimilarityTransform: Sendable, Equatable {
 /// Eigen-decomposition of a symmetric 4×4 matrix by cyclic Jacobi rotations: small, exact to
 /// rounding, and unconditionally convergent.
 enum SymmetricEigen4 {
-    /// The unit eigenvector of the largest eigenvalue.
-    static func largestEigenvector(_ matrix: [[Double]]) -> [Double] {
+    /// The unit eigenvector of the largest eigenvalue, that eigenvalue and the next largest.
+    static func largestEigenvector(_ matrix: [[Double]]) -> (vector: [Double], largest: Double, second: Double) {
         var a = matrix
         var v: [[Double]] = (0 ..< 4).map { i in (0 ..< 4).map { $0 == i ? 1 : 0 } }
         for _ in 0 ..< 64 {
@@ -92,9 +95,9 @@ enum SymmetricEigen4 {
                 }
             }
         }
-        let best = (0 ..< 4).max { a[$0][$0] < a[$1][$1] }!
-        let vector = (0 ..< 4).map { v[$0][best] }
+        let order = (0 ..< 4).sorted { a[$0][$0] > a[$1][$1] }
+        let vector = (0 ..< 4).map { v[$0][order[0]] }
         let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return vector.map { $0 / norm }
+        return (vector.map { $0 / norm }, a[order[0]][order[0]], a[order[1]][order[1]])
     }
 }

@@ -40,5 +40,16 @@ final class SimilarityTransformTests: XCTestCase {
     func testDegenerateInputs() {
         XCTAssertNil(SimilarityTransform.aligning([[1, 2, 3], [1, 2, 3]], to: [[0, 0, 0], [1, 1, 1]]))
         XCTAssertNil(SimilarityTransform.aligning([[1, 2, 3], [1, 2, 3], [1, 2, 3]], to: [[0, 0, 0], [1, 1, 1], [2, 2, 2]]))
+        // On one line: the rotation about it is not determined.
+        XCTAssertNil(SimilarityTransform.aligning([[0, 0, 0], [1, 1, 1], [3, 3, 3]], to: [[0, 0, 0], [1, 0, 0], [3, 0, 0]]))
+    }
+
+    /// Without scale: the rigid motion, even when the target is the source scaled.
+    func testRigidMotionKeepsTheScaleAtOne() throws {
+        let source: [SIMD3<Double>] = [[1, 0, 0], [0, 2, 0], [0, 0, 3], [1, 1, 1]]
+        let rotation = Matrix3.rotation(vector: [0.1, 0.2, 0.3])
+        let found = try XCTUnwrap(SimilarityTransform.aligning(source, to: source.map { 2 * (rotation * $0) }, withScale: false))
+        XCTAssertEqual(found.scale, 1)
+        XCTAssertLessThan(Matrix3.angleBetween(found.rotation, rotation), 1e-12)
     }
 }
