@@ -135,8 +135,7 @@ final class AbsolutePoseTests: XCTestCase {
     func testTooFewOrMismatchedCorrespondencesGiveNil() {
         var random = SamplingRandom(seed: 35)
         let scene = PoseTestScene(count: 20, random: &random)
-        var options = AbsolutePoseOptions()
-        options.minInlierCount = 30
+        let options = AbsolutePoseOptions()
         // 20 exact correspondences are fewer than the 30 inliers required.
         XCTAssertNil(AbsolutePoseEstimator.estimate(normalised: scene.normalised, pointsInWorld: scene.pointsInWorld,
                                                     focalLengthPixels: Self.focal, options: options))

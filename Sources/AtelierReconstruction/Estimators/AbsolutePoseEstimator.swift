@@ -9,10 +9,8 @@ public struct AbsolutePoseOptions: Sendable {
     public var maxErrorPixels: Double = 12
     public var confidence: Double = 0.9999
     public var maxIterations: Int = 10_000
-    /// Fewer inliers than this and the image is not registered. COLMAP asks 30; a 12-photo ring
-    /// (30° steps) at 640×480 leaves some photos seeing only 30–40 reconstructed points, which
-    /// 30 refused; the robust refinement, bundle adjustment and filtering guard the rest.
-    public var minInlierCount: Int = 15
+    /// Fewer inliers than this and the image is not registered.
+    public var minInlierCount: Int = 30
     /// Nor with a smaller fraction of the correspondences as inliers.
     public var minInlierRatio: Double = 0.25
     /// Refine the focal length with the pose after RANSAC (RANSAC itself uses the given one).

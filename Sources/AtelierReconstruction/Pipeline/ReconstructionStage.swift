@@ -1,4 +1,6 @@
-/// The stages of reconstruction, named as Apple's Object Capture reports them.
+/// The stages of reconstruction. Pre-processing and image alignment are named as Apple's Object
+/// Capture reports them; Object Capture counts matching as part of alignment, but here it is
+/// the longest step, so it has its own bar.
 public enum ReconstructionStage: String, Sendable, CaseIterable {
     /// Reading the photos and finding their features.
     case preProcessing = "pre-processing"

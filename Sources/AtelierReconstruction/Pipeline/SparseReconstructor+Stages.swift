@@ -19,8 +19,9 @@ extension SparseReconstructor {
 
     /// Reads one photo and finds its features, or says why it cannot be used. A photo whose bytes
     /// equal an earlier one's is a duplicate: it adds nothing and would pair with its twin at zero
-    /// baseline.
-    func prepare(_ source: CaptureSource, index: Int, seen: inout [Int: [(index: Int, bytes: [UInt8])]],
+    /// baseline. `seen` maps a hash of each photo read so far to its index; only when two hashes
+    /// agree is the earlier file read again to compare bytes, so no photo's bytes outlive its turn.
+    func prepare(_ source: CaptureSource, index: Int, seen: inout [Int: [Int]],
                  sources: [CaptureSource]) -> Result<PreparedImage, SkippedReason> {
         let bytes: [UInt8]
         do {
@@ -30,12 +31,12 @@ extension SparseReconstructor {
         }
         var hasher = Hasher()
         hasher.combine(bytes.count)
-        bytes.prefix(65_536).forEach { hasher.combine($0) }
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let key = hasher.finalize()
-        if let twin = seen[key]?.first(where: { $0.bytes == bytes }) {
-            return .failure(SkippedReason("duplicate of \(sources[twin.index].name) (the same bytes)"))
+        if let twin = seen[key]?.first(where: { (try? Data(contentsOf: URL(fileURLWithPath: sources[$0].path))).map { Array($0) == bytes } ?? false }) {
+            return .failure(SkippedReason("duplicate of \(sources[twin].name) (the same bytes)"))
         }
-        seen[key, default: []].append((index, bytes))
+        seen[key, default: []].append(index)
 
         var mask: FeatureMask?
         if let maskPath = source.maskPath {

@@ -30,11 +30,11 @@ public struct SparseReconstructor: Sendable {
 
         // Pre-processing: read, drop duplicates, find features.
         var used: [CaptureSource] = [], usedInputIndex: [Int] = [], features: [Features] = [], focal35: [Double?] = [], skipped: [(Int, SkippedImage)] = []
-        var firstWithBytes: [Int: [(index: Int, bytes: [UInt8])]] = [:]
+        var seenHashes: [Int: [Int]] = [:]
         var autoMaskedCount = 0
         for (index, source) in sources.enumerated() {
             progress(ReconstructionProgress(stage: .preProcessing, fraction: Double(index) / Double(max(1, sources.count)), detail: source.name))
-            switch prepare(source, index: index, seen: &firstWithBytes, sources: sources) {
+            switch prepare(source, index: index, seen: &seenHashes, sources: sources) {
             case .failure(let reason):
                 skipped.append((index, SkippedImage(name: source.name, reason: reason.text)))
             case .success(let prepared):
