@@ -163,7 +163,7 @@ _atl-export() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--line-buffered --version -h --help)
+    local -a non_repeating_flags=(--overwrite --line-buffered --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--format --output -o --columns --db)
     __atl-export_offer_flags_options -1
@@ -171,7 +171,7 @@ _atl-export() {
     # Offer option value completions
     case "${prev}" in
     '--format')
-        __atl-export_add_completions -W 'ndjson'$'\n''json'$'\n''csv'$'\n''backup'
+        __atl-export_add_completions -W 'ndjson'$'\n''json'$'\n''csv'$'\n''backup'$'\n''usdz'$'\n''glb'$'\n''obj'$'\n''ply'
         return
         ;;
     '--output'|'-o')

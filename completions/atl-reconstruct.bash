@@ -163,9 +163,9 @@ _atl-reconstruct() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--overwrite --auto-mask --line-buffered --version -h --help)
+    local -a non_repeating_flags=(--overwrite --auto-mask --no-object-masking --line-buffered --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(-o --out --feature-sensitivity --sample-ordering --masks --refine-intrinsics --garment --max-image-side --progress)
+    local -a non_repeating_options=(-o --out --feature-sensitivity --sample-ordering --masks --refine-intrinsics --garment --max-image-side --detail --max-triangles --texture-size --height --progress)
     __atl-reconstruct_offer_flags_options -1
 
     # Offer option value completions
@@ -193,6 +193,19 @@ _atl-reconstruct() {
         return
         ;;
     '--max-image-side')
+        return
+        ;;
+    '--detail')
+        __atl-reconstruct_add_completions -W 'sparse'$'\n''preview'$'\n''reduced'$'\n''medium'$'\n''full'$'\n''raw'
+        return
+        ;;
+    '--max-triangles')
+        return
+        ;;
+    '--texture-size')
+        return
+        ;;
+    '--height')
         return
         ;;
     '--progress')

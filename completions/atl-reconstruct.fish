@@ -20,7 +20,7 @@ function __atl-reconstruct_parse_tokens -S
     set -l unparsed_tokens (__atl-reconstruct_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-reconstruct'
-        __atl-reconstruct_parse_subcommand -r 1 'o/out=' 'overwrite' 'feature-sensitivity=' 'sample-ordering=' 'masks=' 'refine-intrinsics=' 'auto-mask' 'garment=' 'max-image-side=' 'line-buffered' 'progress=' 'version' 'h/help'
+        __atl-reconstruct_parse_subcommand -r 1 'o/out=' 'overwrite' 'feature-sensitivity=' 'sample-ordering=' 'masks=' 'refine-intrinsics=' 'auto-mask' 'garment=' 'max-image-side=' 'detail=' 'max-triangles=' 'texture-size=' 'height=' 'no-object-masking' 'line-buffered' 'progress=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-reconstruct_parse_subcommand -r 1 'version'
@@ -87,6 +87,11 @@ complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" auto-mask' -l 'auto-mask' -d 'Keep features off a plain backdrop: find the garment\'s silhouette in each photo that has no --masks mask (a photo without a plain backdrop is used whole).'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" garment' -l 'garment' -d 'Name this garment in the model record, so that \'atl-import\' attaches the model to it.' -rfka ''
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" max-image-side' -l 'max-image-side' -d 'Work on photos reduced to at most this many pixels on the longer side.' -rfka ''
+complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" detail' -l 'detail' -d 'sparse (cameras and points only), preview (<25k triangles, 1K texture), reduced (<50k, 2K), medium (<100k, 4K), full (<250k, 8K) or raw (unsimplified, 8K).' -rfka 'sparse preview reduced medium full raw'
+complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" max-triangles' -l 'max-triangles' -d 'A custom triangle budget instead of the detail level\'s.' -rfka ''
+complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" texture-size' -l 'texture-size' -d 'A custom texture side in pixels instead of the detail level\'s (256–8192).' -rfka ''
+complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" height' -l 'height' -d 'The garment\'s real height in metres, to give the model its real size (photos alone cannot).' -rfka ''
+complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" no-object-masking' -l 'no-object-masking' -d 'Reconstruct the whole scene: do not keep depth to the garment\'s silhouette in photos with a plain backdrop.'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" progress' -l 'progress' -d 'Progress on stderr: auto (a bar on a terminal), bar, json (NDJSON events) or none.' -rfka 'auto bar json none'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" version' -l 'version' -d 'Show the version.'

@@ -37,8 +37,16 @@ echo "(12 photos around a draped garment, rendered from known cameras; the truth
 step "atl-classify --task quality \$DEMO/capture/img_000[1-3].jpg | jq -c '{path, verdict}'"
 atl-classify --task quality "$DEMO"/capture/img_000[1-3].jpg | jq -c '{path, verdict}'
 
-step "atl-reconstruct \$DEMO/capture --out \$DEMO/model | jq -c '{images, registered, points, metrics: .metrics | {meanTrackLength, meanReprojectionErrorPixels}}'"
-atl-reconstruct "$DEMO/capture" --out "$DEMO/model" | jq -c '{images, registered, points, metrics: .metrics | {meanTrackLength, meanReprojectionErrorPixels}}'
-echo "(cameras and a sparse point cloud as a COLMAP text model in \$DEMO/model/sparse)" >&2
+step "atl-reconstruct \$DEMO/capture --detail preview --out \$DEMO/model | atl-export --format usdz -o \$DEMO/Models/ | jq -c '{registered, faces, usdz: .files.usdz}'"
+rm -rf "$DEMO/model" "$DEMO/Models"
+atl-reconstruct "$DEMO/capture" --detail preview --out "$DEMO/model" | atl-export --format usdz -o "$DEMO/Models/" | tee "$DEMO/model.json" | jq -c '{registered, faces, usdz: .files.usdz}'
+echo "(cameras as a COLMAP model in \$DEMO/model/sparse, the dense cloud in \$DEMO/model/dense, the textured mesh in \$DEMO/model/mesh)" >&2
+
+step "python3 scripts/usdcheck.py \$DEMO/Models/Garment_*.usdz"
+if python3 -c 'import pxr' 2>/dev/null; then
+    python3 "$(dirname "$0")/usdcheck.py" "$DEMO"/Models/Garment_*.usdz
+else
+    echo "(Pixar's validators are not installed: pip install usd-core, or run scripts/install-test-deps.sh)" >&2
+fi
 
 printf '\nThe demo catalog is %s; try: ATELIER_DB=%s %s/atl-query outfits --expand --limit 1\n' "$ATELIER_DB" "$ATELIER_DB" "$BIN" >&2

@@ -8,7 +8,7 @@ import Foundation
 public struct ExportCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "atl-export",
-        abstract: "Write records as NDJSON, a JSON array or CSV, or the whole catalog as a backup archive.",
+        abstract: "Write records as NDJSON, a JSON array or CSV, models as USDZ, glTF, OBJ or PLY, or the whole catalog as a backup archive.",
         discussion: """
             Reads records from standard input (or files) and writes them in the chosen format to \
             standard output or, with -o, to a file that appears only once complete (written beside \
@@ -19,29 +19,42 @@ public struct ExportCommand: ParsableCommand {
             --columns given); money becomes price.amount and price.currency, lists are joined with \
             ';', compositions read 'cotton 80;elastane 20'. 'atl-import --format csv' reads it back.
 
+            The mesh formats take the model records atl-reconstruct prints and write each model's \
+            textured mesh as USDZ (a UsdPreviewSurface material; passes Pixar's usdchecker; opens in \
+            AR Quick Look), GLB (glTF 2.0, the texture embedded), OBJ with its MTL and PNG, or binary \
+            PLY with its PNG. -o names the file, or a directory (existing, or ending in /) where the \
+            file is named Garment_<yyyyMMdd_HHmmss>.<format>; the default is Models/. An existing \
+            file is replaced only with --overwrite. The model record is printed with the new file \
+            in its files, so '| atl-import' records it; other records pass through.
+
             EXAMPLES
               atl-query garments | atl-export --format csv -o garments.csv
               atl-query outfits --expand | atl-export --format json -o outfits.json
               atl-query garments --where category=footwear | atl-export --format csv --columns name,brand,price.amount
               atl-export --format backup -o wardrobe.atelier
+              atl-reconstruct capture --detail preview -o model-export | tee model.json | atl-export --format usdz -o Models/ | jq -r .files.usdz
+              atl-export --format glb -o shirt.glb < model.json > /dev/null
             """,
         version: AtelierVersion.string)
 
-    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable { case ndjson, json, csv, backup }
+    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable { case ndjson, json, csv, backup, usdz, glb, obj, ply }
 
     @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input, the default).", valueName: "file"),
               completion: .file(extensions: ["ndjson", "jsonl"]))
     var files: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Output format: ndjson, json, csv or backup.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Output format: ndjson, json, csv, backup, or for model records usdz, glb, obj or ply.", valueName: "format"))
     var format: Format = .ndjson
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "path"),
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of standard output; for a mesh format, a file or a directory (default Models/).", valueName: "path"),
             completion: .file())
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("For CSV: the columns, comma-separated (default: every field seen).", valueName: "list"))
     var columns: String?
+
+    @Flag(name: .long, help: "For a mesh format: replace an existing file.")
+    var overwrite = false
 
     @OptionGroup var catalog: CatalogOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -74,6 +87,10 @@ public struct ExportCommand: ParsableCommand {
         if files.isEmpty && isatty(0) == 1 {
             throw ToolFailure("atl-export reads records on standard input; try: atl-query garments | atl-export --format \(format.rawValue)", .usage)
         }
+        if let meshFormat = MeshExport.Format(rawValue: format.rawValue) {
+            try exportMeshes(meshFormat)
+            return
+        }
         let target = try OutputTarget(path: output)
         do {
             let sink = RecordOutput(fd: target.fd, lineBuffered: outputOptions.lineBuffered)
@@ -81,7 +98,7 @@ public struct ExportCommand: ParsableCommand {
             case .ndjson: try forEachRecord { _, line in try sink.writeLine(line) }
             case .json: try writeJSONArray(sink)
             case .csv: try writeCSV(sink)
-            case .backup: break
+            case .backup, .usdz, .glb, .obj, .ply: break
             }
             try sink.flush()
             try target.commit()
@@ -91,22 +108,47 @@ public struct ExportCommand: ParsableCommand {
         }
     }
 
+    /// Model records become mesh files; every record goes on to standard output, models with the
+    /// new file added.
+    private func exportMeshes(_ meshFormat: MeshExport.Format) throws {
+        var exporter = MeshExport(format: meshFormat, output: output, overwrite: overwrite)
+        let sink = RecordOutput(lineBuffered: outputOptions.lineBuffered)
+        var models = 0
+        try forEachRecord(numbered: true) { record, line, source, number in
+            guard case .string("model")? = record["type"] else { return try sink.writeLine(line) }
+            try sink.write(try exporter.export(record, source: source, line: number, index: models))
+            models += 1
+        }
+        try sink.flush()
+        if models == 0 { Diagnostics.warn("no model records in the input: nothing exported") }
+    }
+
     private func forEachRecord(_ body: (JSONObject, UnsafeRawBufferPointer) throws -> Void) throws {
+        try forEachRecord(numbered: false) { record, line, _, _ in try body(record, line) }
+    }
+
+    private func forEachRecord(numbered: Bool, _ body: (JSONObject, UnsafeRawBufferPointer, String, Int) throws -> Void) throws {
+        var failure: ToolFailure?
         for file in files.isEmpty ? ["-"] : files {
             let reader = try LineReader(path: file)
             do {
                 try reader.forEachLine { (line, number) throws(InputError) in
                     do {
-                        try body(try JSONParser.parseObject(line), line)
+                        try body(try JSONParser.parseObject(line), line, reader.source, number)
                     } catch let error as JSONSyntaxError {
                         throw error.at(reader.source, line: number)
                     } catch let error as InputError {
                         throw error
+                    } catch let error as ToolFailure {
+                        // Keep its exit status: carried out of the typed-throws reader and rethrown below.
+                        failure = error
+                        throw InputError(.io, source: reader.source, line: number, message: error.message)
                     } catch {
                         throw InputError(.io, source: reader.source, line: number, message: "\(error)")
                     }
                 }
             } catch {
+                if let failure { throw failure }
                 throw error.inputError
             }
         }

@@ -44,5 +44,34 @@ enum ModelRecord {
         return record
     }
 
+    /// Adds what the mesh stages made: the detail (a level, or `custom`), files, counts, seconds and frame.
+    static func addMesh(_ mesh: MeshReconstruction, detail: String, directory: String, to record: inout JSONObject) {
+        record["detail"] = .string(detail)
+        if case .object(var files)? = record["files"] {
+            files["densePointCloud"] = .string(directory + "/dense/points.ply")
+            files["mesh"] = .string(directory + "/mesh/" + MeshFiles.meshName)
+            if mesh.mesh.texturePNG != nil { files["texture"] = .string(directory + "/mesh/" + MeshFiles.textureName) }
+            record["files"] = .object(files)
+        }
+        record["vertices"] = .int(Int64(mesh.mesh.positions.count))
+        record["faces"] = .int(Int64(mesh.mesh.triangles.count))
+        if case .object(var metrics)? = record["metrics"] {
+            metrics["densePoints"] = .int(Int64(mesh.densePoints.count))
+            metrics["rawTriangles"] = .int(Int64(mesh.rawTriangles))
+            metrics["groundRemoved"] = .bool(mesh.groundRemoved)
+            let (lo, hi) = mesh.mesh.bounds
+            metrics["size"] = .array([Double(hi.x - lo.x), Double(hi.y - lo.y), Double(hi.z - lo.z)].map { .double(round3($0 * 1000) / 1000) })
+            if case .object(var seconds)? = metrics["seconds"] {
+                for stage in ReconstructionStage.allCases { if let s = mesh.stageSeconds[stage] { seconds[stage.rawValue] = .double(round3(s)) } }
+                metrics["seconds"] = .object(seconds)
+            }
+            record["metrics"] = .object(metrics)
+        }
+        let t = mesh.meshFromSparse
+        record["meshFromSparse"] = .object(["scale": .double(t.scale),
+                                            "rotation": .array([t.rotation.row0, t.rotation.row1, t.rotation.row2].map { row in .array([row.x, row.y, row.z].map { .double($0) }) }),
+                                            "translation": .array([t.translation.x, t.translation.y, t.translation.z].map { .double($0) })])
+    }
+
     private static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }

@@ -8,7 +8,7 @@ import Foundation
 public struct ReconstructCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "atl-reconstruct",
-        abstract: "Turn 10–40+ photos taken around a garment into calibrated cameras and a sparse 3D point cloud.",
+        abstract: "Turn 10–40+ photos taken around a garment into a textured 3D model (and its cameras and point clouds).",
         discussion: """
             Reads photos named as arguments (files, or directories searched for JPEG and PNG), or \
             capture and image records on standard input, as atl-recv and atl-import print them, to \
@@ -17,34 +17,47 @@ public struct ReconstructCommand: ParsableCommand {
             that record are warned about). Other records pass through to standard output, before \
             the model record.
 
-            Structure from motion, as COLMAP does it: SIFT features (RootSIFT descriptors), \
-            matching by mutual nearest neighbours with a ratio test (every pair up to 60 photos; \
-            neighbours in capture order beyond, or with --sample-ordering sequential), geometric \
-            verification (five-point essential matrix in LO-RANSAC), then incremental mapping: the \
-            best-conditioned pair first, each next photo by P3P, triangulation, and bundle \
-            adjustment with a robust loss, which also refines the focal length and radial \
-            distortion (--refine-intrinsics; k2 and the principal point on request). The focal length \
-            starts from the EXIF 35 mm equivalent (30 mm when absent). Photos of different sizes or \
-            focal lengths get a camera each.
+            Cameras, as COLMAP finds them: SIFT features (RootSIFT descriptors), matching by mutual \
+            nearest neighbours with a ratio test (every pair up to 60 photos; neighbours in capture \
+            order beyond, or with --sample-ordering sequential), geometric verification (five-point \
+            essential matrix in LO-RANSAC), then incremental mapping with bundle adjustment, which \
+            also refines the focal length and radial distortion (--refine-intrinsics). The focal \
+            length starts from the EXIF 35 mm equivalent (30 mm when absent).
 
-            Writes a COLMAP text model (cameras.txt, images.txt, points3D.txt) and the points as a \
-            coloured PLY (points3D.ply) to DIR/sparse/ \
-            (--out; default Models/<yyyyMMdd-HHmmss>), which COLMAP, pycolmap, OpenMVS and \
-            nerfstudio read, and prints one model record: the files, photos used and registered, \
-            points, mean track length, mean reprojection error, seconds per stage, and every photo \
-            left out with the reason (unreadable, duplicate, too few features, not registered). \
-            Progress goes to stderr by stage (pre-processing, feature matching, image alignment).
+            Then the model, in Object Capture's stages: point cloud generation (PatchMatch \
+            multi-view stereo depth maps, kept to the garment's silhouette on a plain backdrop, \
+            fused where several views agree), mesh generation (signed-distance fusion and marching \
+            tetrahedra: a closed surface, the floor or turntable cut away, floating fragments \
+            dropped), optimisation (quadric edge collapse to the detail level's triangle budget) and \
+            texture mapping (a photo per face, charts packed into one atlas, exposure and seams \
+            levelled). --detail sets the budget, the texture's side and how finely photos are \
+            matched: preview (under 25k triangles, 1K texture), reduced (50k, 2K), medium (100k, \
+            4K; the default), full (250k, 8K), raw (unsimplified, 8K); --detail sparse stops after \
+            the cameras. The model stands upright (+Y up, from the cameras' up direction and the \
+            floor), on y = 0, facing the first photo; photos alone do not give its size, so it is \
+            in the cameras' units unless --height gives the garment's real height in metres.
+
+            Writes to DIR (--out; default Models/<yyyyMMdd-HHmmss>): sparse/ (COLMAP text: \
+            cameras.txt, images.txt, points3D.txt, and points3D.ply), dense/points.ply (the fused \
+            cloud with normals and colours, in the cameras' frame) and mesh/ (model.ply with \
+            texture coordinates, texture.png), all or nothing, and prints one model record: the \
+            files, photos used and registered, points, vertices and faces, seconds per stage, \
+            meshFromSparse (the similarity from the cameras' frame to the mesh's) and every photo \
+            left out with the reason. 'atl-export --format usdz' (or glb, obj, ply) turns the record \
+            into the file viewers and AR Quick Look open. Progress goes to stderr by stage.
 
             Exit status: 0 when a model was written (photos left out are warned about on stderr), \
-            65 when fewer than three photos are usable or no two can be aligned, 66 when a named \
-            photo does not exist, 73 when the output exists (without --overwrite) or cannot be written.
+            65 when fewer than three photos are usable, no two can be aligned or no surface can be \
+            built, 66 when a named photo does not exist, 73 when the output exists (without \
+            --overwrite) or cannot be written.
 
             EXAMPLES
-              atl-reconstruct capture --out model
-              atl-reconstruct --sample-ordering sequential --feature-sensitivity high capture/*.jpg -o model-high | jq -c '{registered, points}'
-              atl-recv --code 7-crane-orbit --into received | atl-reconstruct --out model-received & atl-send --code 7-crane-orbit capture/*.jpg > /dev/null; wait
-              atl-reconstruct capture --auto-mask -o model-masked | jq '.metrics.automaticallyMasked'
-              atl-reconstruct capture -o model-json --progress json 2> progress.ndjson | jq '.skipped[] | "\\(.name): \\(.reason)"'
+              atl-reconstruct capture --detail preview --out model | atl-export --format usdz -o Models/
+              atl-reconstruct --detail sparse --sample-ordering sequential --feature-sensitivity high capture/*.jpg -o model-high | jq -c '{registered, points}'
+              atl-recv --code 7-crane-orbit --into received | atl-reconstruct --detail sparse --out model-received & atl-send --code 7-crane-orbit capture/*.jpg > /dev/null; wait
+              atl-reconstruct capture --detail sparse --auto-mask -o model-masked | jq '.metrics.automaticallyMasked'
+              atl-reconstruct capture --detail sparse -o model-json --progress json 2> progress.ndjson | jq '.skipped[] | "\\(.name): \\(.reason)"'
+              atl-reconstruct capture --detail preview --max-triangles 5000 --texture-size 512 --height 0.66 -o model-small | jq -c '{faces, size: .metrics.size}'
               python3 -c 'import pycolmap; print(pycolmap.Reconstruction("model/sparse").summary())'
             """,
         version: AtelierVersion.string)
@@ -84,6 +97,21 @@ public struct ReconstructCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Work on photos reduced to at most this many pixels on the longer side.", valueName: "pixels"))
     var maxImageSide: Int = 1600
 
+    @Option(name: .long, help: ArgumentHelp("sparse (cameras and points only), preview (<25k triangles, 1K texture), reduced (<50k, 2K), medium (<100k, 4K), full (<250k, 8K) or raw (unsimplified, 8K).", valueName: "level"))
+    var detail: DetailLevel = .medium
+
+    @Option(name: .long, help: ArgumentHelp("A custom triangle budget instead of the detail level's.", valueName: "count"))
+    var maxTriangles: Int?
+
+    @Option(name: .long, help: ArgumentHelp("A custom texture side in pixels instead of the detail level's (256–8192).", valueName: "pixels"))
+    var textureSize: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The garment's real height in metres, to give the model its real size (photos alone cannot).", valueName: "metres"))
+    var height: Double?
+
+    @Flag(name: .long, help: "Reconstruct the whole scene: do not keep depth to the garment's silhouette in photos with a plain backdrop.")
+    var noObjectMasking = false
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var progress: ProgressOptions
 
@@ -92,6 +120,12 @@ public struct ReconstructCommand: ParsableCommand {
     public func validate() throws {
         if let garment, !(garment.hasPrefix("g_") && garment.count > 2) { throw ValidationError("--garment takes a garment id (g_…)") }
         if !(64 ... 16384).contains(maxImageSide) { throw ValidationError("--max-image-side takes 64 to 16384") }
+        if let maxTriangles, maxTriangles < 100 { throw ValidationError("--max-triangles takes at least 100") }
+        if let textureSize, !(256 ... 8192).contains(textureSize) { throw ValidationError("--texture-size takes 256 to 8192") }
+        if let height, !(height > 0 && height < 100) { throw ValidationError("--height takes a height in metres, above 0 and under 100") }
+        if detail == .sparse && (maxTriangles != nil || textureSize != nil || height != nil) {
+            throw ValidationError("--max-triangles, --texture-size and --height make a mesh; --detail sparse makes none")
+        }
         _ = try intrinsicsRefinement()
     }
 
@@ -123,14 +157,25 @@ public struct ReconstructCommand: ParsableCommand {
         options.mapper.refineIntrinsics = try intrinsicsRefinement()
         if sampleOrdering == .sequential { options.pairs = .sequential(overlap: 10) }
         let directory = Self.absolute(out ?? "Models/" + Self.timestamp())
-        if FileManager.default.fileExists(atPath: directory + "/sparse") && !overwrite {
-            throw ToolFailure("\(directory)/sparse already exists; choose another --out or pass --overwrite", .cannotCreate)
+        let folders = detail == .sparse ? ["sparse"] : ["sparse", "dense", "mesh"]
+        if !overwrite, let clash = ModelFiles.existing(folders, in: directory) {
+            throw ToolFailure("\(clash) already exists; choose another --out or pass --overwrite", .cannotCreate)
         }
         let bar = StageProgress(mode: progress.progress)
+        let report: @Sendable (ReconstructionProgress) -> Void = { event in
+            bar.update(stage: event.stage.rawValue, fraction: event.fraction, detail: event.detail)
+        }
         let result: SparseReconstruction
+        var mesh: MeshReconstruction?
         do {
-            result = try SparseReconstructor(options: options).reconstruct(input.sources) { event in
-                bar.update(stage: event.stage.rawValue, fraction: event.fraction, detail: event.detail)
+            result = try SparseReconstructor(options: options).reconstruct(input.sources, progress: report)
+            if detail != .sparse {
+                var meshOptions = MeshOptions(detail: detail)
+                meshOptions.maxTriangles = maxTriangles
+                meshOptions.textureSize = textureSize
+                meshOptions.realHeight = height
+                meshOptions.objectMasking = !noObjectMasking
+                mesh = try MeshReconstructor(options: meshOptions).reconstruct(result, progress: report)
             }
         } catch {
             bar.finish()
@@ -138,16 +183,29 @@ public struct ReconstructCommand: ParsableCommand {
         }
         bar.finish()
         for skipped in result.skipped { Diagnostics.warn("\(skipped.name): left out: \(skipped.reason)") }
-        let points = result.model.points.compactMap { $0 }
-        let cloud: [UInt8]
+        for skipped in mesh?.skipped ?? [] { Diagnostics.warn("\(skipped.name): left out of the mesh: \(skipped.reason)") }
+        var written: [ModelFiles.Folder] = []
         do {
-            cloud = try PLYPointCloudWriter.write(points: points.map { SIMD3<Float>($0.position) }, colours: points.map(\.colour),
-                                                  comments: ["Atelier atl-reconstruct: sparse points, the same as points3D.txt"])
+            let points = result.model.points.compactMap { $0 }
+            let cloud = try PLYPointCloudWriter.write(points: points.map { SIMD3<Float>($0.position) }, colours: points.map(\.colour),
+                                                      comments: ["Atelier atl-reconstruct: sparse points, the same as points3D.txt"])
+            let text = result.colmapText
+            written.append(ModelFiles.Folder(name: "sparse", files: [("cameras.txt", Array(text.cameras.utf8)), ("images.txt", Array(text.images.utf8)),
+                                                                     ("points3D.txt", Array(text.points3D.utf8)), ("points3D.ply", cloud)]))
+            if let mesh {
+                let dense = try PLYPointCloudWriter.write(points: mesh.densePoints.map(\.position), normals: mesh.densePoints.map(\.normal),
+                                                          colours: mesh.densePoints.map(\.colour),
+                                                          comments: ["Atelier atl-reconstruct: fused multi-view stereo points, in the frame of ../sparse"])
+                written.append(ModelFiles.Folder(name: "dense", files: [("points.ply", dense)]))
+                written.append(ModelFiles.Folder(name: "mesh", files: try MeshFiles.files(mesh.mesh)))
+            }
         } catch {
-            throw ToolFailure("cannot write the point cloud: \(error)", .software)
+            throw ToolFailure("cannot write the model: \(error)", .software)
         }
-        try SparseModelFiles.write(result.colmapText, pointCloud: cloud, into: directory, overwrite: overwrite)
-        return ModelRecord.sparse(result, directory: directory, inputCount: input.sources.count, garment: garment, batch: input.batch)
+        try ModelFiles.write(written, into: directory, overwrite: overwrite)
+        var record = ModelRecord.sparse(result, directory: directory, inputCount: input.sources.count, garment: garment, batch: input.batch)
+        if let mesh { ModelRecord.addMesh(mesh, detail: maxTriangles == nil && textureSize == nil ? detail.rawValue : "custom", directory: directory, to: &record) }
+        return record
     }
 
     func intrinsicsRefinement() throws -> IntrinsicsRefinement {
@@ -179,3 +237,4 @@ public struct ReconstructCommand: ParsableCommand {
 }
 
 extension FeatureSensitivity: ExpressibleByArgument {}
+extension DetailLevel: ExpressibleByArgument {}

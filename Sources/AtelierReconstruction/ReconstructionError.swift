@@ -16,6 +16,10 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
     case notEnoughImages(usable: Int, skipped: [SkippedImage])
     /// No two photos could be put in one model; `reasons` says why for each photo.
     case nothingRegistered(reasons: [SkippedImage])
+    /// Multi-view stereo found too little agreement between the photos to build a surface.
+    case noSurface(points: Int)
+    /// The texture could not be made; carries `TexturingError`'s words.
+    case texturingFailed(String)
 
     public var description: String {
         switch self {
@@ -26,6 +30,9 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
         case .invalidMask(let why): return "unusable feature mask: \(why)"
         case .notEnoughImages(let usable, let skipped):
             return "only \(usable) usable photo\(usable == 1 ? "" : "s") (at least 3 needed)" + (skipped.isEmpty ? "" : "; " + skipped.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
+        case .noSurface(let points):
+            return "multi-view stereo found too little surface to mesh (\(points) dense points): the photos may be too few, too far apart, blurred, or of a plain, untextured garment"
+        case .texturingFailed(let why): return "cannot texture the mesh: \(why)"
         case .nothingRegistered(let reasons):
             return "no two photos could be aligned" + (reasons.isEmpty ? "" : "; " + reasons.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
         }

@@ -20,7 +20,7 @@ final class ReconstructTests: XCTestCase {
     override func tearDown() { shell.remove() }
 
     func testReconstructsACaptureThatPycolmapReadsBack() throws {
-        let result = try shell.run("atl-reconstruct '\(Self.capture)' --out m --progress json 2> progress.ndjson")
+        let result = try shell.run("atl-reconstruct --detail sparse '\(Self.capture)' --out m --progress json 2> progress.ndjson")
         XCTAssertEqual(result.status, 0, result.err)
         let records = Shell.records(result)
         XCTAssertEqual(records.count, 1)
@@ -75,7 +75,7 @@ final class ReconstructTests: XCTestCase {
         let result = try shell.run("""
             { echo '{"type":"note","text":"kept"}'
               for f in '\(Self.capture)'/img_*.jpg; do printf '{"type":"capture","batch":"b_1","path":"%s"}\\n' "$f"; done
-              echo '{"type":"batch","id":"b_1","status":"complete"}'; } | atl-reconstruct -o m --progress none
+              echo '{"type":"batch","id":"b_1","status":"complete"}'; } | atl-reconstruct --detail sparse -o m --progress none
             """)
         XCTAssertEqual(result.status, 0, result.err)
         let records = Shell.records(result)
@@ -92,7 +92,7 @@ final class ReconstructTests: XCTestCase {
             cp set/img_0001.jpg set/img_0099.jpg
             head -c 3000 set/img_0002.jpg > set/broken.jpg
             python3 -c 'from PIL import Image; Image.new("RGB", (640, 480), (200, 200, 200)).save("set/blank.png")'
-            atl-reconstruct set -o m --progress none
+            atl-reconstruct --detail sparse set -o m --progress none
             """)
         XCTAssertEqual(result.status, 0, result.err)
         let model = try XCTUnwrap(Shell.records(result).last)
@@ -116,7 +116,7 @@ final class ReconstructTests: XCTestCase {
             for i in range(1, 12):
                 Image.new("L", (640, 480), 0 if i == 3 else 255).save(f"masks/img_{i:04d}.jpg.png")
             '
-            atl-reconstruct '\(Self.capture)' --masks masks -o m --progress none
+            atl-reconstruct --detail sparse '\(Self.capture)' --masks masks -o m --progress none
             """)
         XCTAssertEqual(result.status, 0, result.err)
         let model = try XCTUnwrap(Shell.records(result).last)
@@ -129,7 +129,7 @@ final class ReconstructTests: XCTestCase {
 
     /// --auto-mask finds the garment on the studio backdrop in every photo and still registers all.
     func testAutomaticMasks() throws {
-        let result = try shell.run("atl-reconstruct '\(Self.capture)' --auto-mask -o m --progress none")
+        let result = try shell.run("atl-reconstruct --detail sparse '\(Self.capture)' --auto-mask -o m --progress none")
         XCTAssertEqual(result.status, 0, result.err)
         let model = try XCTUnwrap(Shell.records(result).last)
         XCTAssertEqual(model["registered"] as? Int, 12)
@@ -141,7 +141,7 @@ final class ReconstructTests: XCTestCase {
         let result = try shell.run("""
             atl-import --sample > /dev/null
             g=$(atl-query garments --limit 1 | jq -r .id)
-            atl-reconstruct '\(Self.capture)' --garment "$g" -o m --progress none | atl-import > /dev/null
+            atl-reconstruct --detail sparse '\(Self.capture)' --garment "$g" -o m --progress none | atl-import > /dev/null
             atl-query garments --where "id=$g" | jq -r .model
             atl-query models | jq -r '[.garment, .registered, .detail] | @tsv'
             """)
@@ -161,7 +161,7 @@ final class ReconstructTests: XCTestCase {
         let result = try shell.run("""
             mkdir set && for f in '\(Self.capture)'/img_*.jpg; do cp "$f" "set/my photo $(basename "$f")"; done
             mv "set/my photo img_0005.jpg" "set/line"$'\\n'"break.jpg"
-            atl-reconstruct set -o m --progress none > model.json
+            atl-reconstruct --detail sparse set -o m --progress none > model.json
             python3 -c 'import pycolmap; r = pycolmap.Reconstruction("m/sparse"); print(r.num_reg_images(), "line_break.jpg" in [i.name for i in r.images.values()], "my_photo_img_0001.jpg" in [i.name for i in r.images.values()])'
             """)
         XCTAssertEqual(result.status, 0, result.err)
@@ -170,7 +170,7 @@ final class ReconstructTests: XCTestCase {
     }
 
     func testTooFewPhotosFailWithDataErrorAndWriteNothing() throws {
-        let result = try shell.run("atl-reconstruct '\(Self.capture)/img_0001.jpg' '\(Self.capture)/img_0002.jpg' -o m")
+        let result = try shell.run("atl-reconstruct --detail sparse '\(Self.capture)/img_0001.jpg' '\(Self.capture)/img_0002.jpg' -o m")
         XCTAssertEqual(result.status, 65)
         XCTAssertTrue(result.err.contains("only 2 usable photos (at least 3 needed)"), result.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: shell.dir + "/m"))
@@ -187,7 +187,7 @@ final class ReconstructTests: XCTestCase {
                 rng = random.Random(i)
                 Image.frombytes("L", (320, 240), bytes(rng.randrange(256) for _ in range(320 * 240))).resize((640, 480)).save(f"noise{i}.png")
             '
-            atl-reconstruct noise0.png noise1.png noise2.png noise3.png -o m
+            atl-reconstruct --detail sparse noise0.png noise1.png noise2.png noise3.png -o m
             """)
         XCTAssertEqual(result.status, 65, result.err)
         XCTAssertTrue(result.err.contains("no two photos could be aligned"), result.err)
@@ -196,30 +196,30 @@ final class ReconstructTests: XCTestCase {
     }
 
     func testBadInputAndOutputErrors() throws {
-        let badJSON = try shell.run("printf '{\"type\":\"capture\",\"path\":\"a.jpg\"}\\n{oops\\n' | atl-reconstruct -o m")
+        let badJSON = try shell.run("printf '{\"type\":\"capture\",\"path\":\"a.jpg\"}\\n{oops\\n' | atl-reconstruct --detail sparse -o m")
         XCTAssertEqual(badJSON.status, 65)
         XCTAssertTrue(badJSON.err.contains("stdin:2"), badJSON.err)
 
-        let noPath = try shell.run("echo '{\"type\":\"capture\"}' | atl-reconstruct -o m")
+        let noPath = try shell.run("echo '{\"type\":\"capture\"}' | atl-reconstruct --detail sparse -o m")
         XCTAssertEqual(noPath.status, 65)
         XCTAssertTrue(noPath.err.contains("stdin:1"), noPath.err)
 
-        let missing = try shell.run("atl-reconstruct no-such-dir -o m")
+        let missing = try shell.run("atl-reconstruct --detail sparse no-such-dir -o m")
         XCTAssertEqual(missing.status, 66)
         XCTAssertTrue(missing.err.contains("no-such-dir"), missing.err)
 
-        let exists = try shell.run("mkdir -p m/sparse && echo keep > m/sparse/cameras.txt && atl-reconstruct '\(Self.capture)' -o m")
+        let exists = try shell.run("mkdir -p m/sparse && echo keep > m/sparse/cameras.txt && atl-reconstruct --detail sparse '\(Self.capture)' -o m")
         XCTAssertEqual(exists.status, 73)
         XCTAssertTrue(exists.err.contains("--overwrite"), exists.err)
         XCTAssertEqual(try String(contentsOfFile: shell.dir + "/m/sparse/cameras.txt", encoding: .utf8), "keep\n")
 
-        let usage = try shell.run("atl-reconstruct --garment x '\(Self.capture)'")
+        let usage = try shell.run("atl-reconstruct --detail sparse --garment x '\(Self.capture)'")
         XCTAssertEqual(usage.status, 64)
     }
 
     /// --overwrite replaces a model whole; no staging directory is left behind.
     func testOverwriteReplacesTheModel() throws {
-        let result = try shell.run("mkdir -p m/sparse && echo old > m/sparse/stale.txt && atl-reconstruct '\(Self.capture)' -o m --overwrite --progress none")
+        let result = try shell.run("mkdir -p m/sparse && echo old > m/sparse/stale.txt && atl-reconstruct --detail sparse '\(Self.capture)' -o m --overwrite --progress none")
         XCTAssertEqual(result.status, 0, result.err)
         let files = try FileManager.default.contentsOfDirectory(atPath: shell.dir + "/m/sparse").sorted()
         XCTAssertEqual(files, ["cameras.txt", "images.txt", "points3D.ply", "points3D.txt"])

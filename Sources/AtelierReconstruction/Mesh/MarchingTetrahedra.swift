@@ -38,9 +38,18 @@ public enum MarchingTetrahedra {
             return v
         }
 
+        let cornerOffsets = corners.map { $0.x + volume.nx * ($0.y + volume.ny * $0.z) }
         for z in 0 ..< volume.nz - 1 {
             for y in 0 ..< volume.ny - 1 {
                 for x in 0 ..< volume.nx - 1 {
+                    // Most cells are wholly inside or outside: settle those without allocating.
+                    let first = volume.index(x, y, z)
+                    var below = 0, unknown = false
+                    for corner in cornerOffsets {
+                        let value = volume.values[first + corner]
+                        if value.isNaN { unknown = true } else if value < isoValue { below += 1 }
+                    }
+                    if !unknown && (below == 0 || below == 8) { continue }
                     let cell = corners.map { volume.index(x + $0.x, y + $0.y, z + $0.z) }
                     for tetra in tetrahedra {
                         let ids = tetra.map { cell[$0] }

@@ -63,18 +63,20 @@ struct CollapseState {
     func candidate(_ u: Int, _ w: Int) -> (cost: Double, position: SIMD3<Double>, t: Double) {
         let q = quadrics[u] + quadrics[w]
         let pu = positions[u], pw = positions[w]
-        var options: [(SIMD3<Double>, Double)] = [(pu, 0), (pw, 1), ((pu + pw) / 2, 0.5)]
+        var best = (cost: Double.infinity, position: pu, t: 0.0)
+        func consider(_ p: SIMD3<Double>, _ t: Double) {
+            let e = q.error(p)
+            if e < best.cost { best = (e, p, t) }
+        }
         if let p = q.minimiser() {
             let edge = pw - pu, length2 = edge.dot(edge)
             let t = length2 > 0 ? min(1, max(0, (p - pu).dot(edge) / length2)) : 0.5
             // Keep the optimum only near the edge: far away it means a nearly flat quadric.
-            if (p - (pu + t * edge)).length <= 2 * length2.squareRoot() { options.insert((p, t), at: 0) }
+            if (p - (pu + t * edge)).length <= 2 * length2.squareRoot() { consider(p, t) }
         }
-        var best = (cost: Double.infinity, position: pu, t: 0.0)
-        for (p, t) in options {
-            let e = q.error(p)
-            if e < best.cost { best = (e, p, t) }
-        }
+        consider(pu, 0)
+        consider(pw, 1)
+        consider((pu + pw) / 2, 0.5)
         return (max(0, best.cost), best.position, best.t)
     }
 
@@ -88,9 +90,28 @@ struct CollapseState {
             let u = Int(next.u), w = Int(next.w)
             guard vertexAlive[u], vertexAlive[w], version[u] == next.versionU, version[w] == next.versionW else { continue }
             let c = candidate(u, w)
-            guard collapseKeepsFaces(u, w, to: c.position) else { continue }
+            guard linkConditionHolds(u, w), collapseKeepsFaces(u, w, to: c.position) else { continue }
             collapse(u, w, to: c.position, t: c.t)
         }
+    }
+
+    /// Whether collapsing u–w keeps the surface a manifold (Dey et al.'s link condition): the
+    /// vertices joined to both u and w must be exactly the far corners of the faces on the edge.
+    /// Otherwise the collapse would glue two sheets together along an edge or at a vertex.
+    func linkConditionHolds(_ u: Int, _ w: Int) -> Bool {
+        var aroundU: [Int] = [], opposite: [Int] = []
+        for f in vertexFaces[u] where faceAlive[Int(f)] {
+            let face = faces[Int(f)]
+            let corners = [Int(face.x), Int(face.y), Int(face.z)]
+            for v in corners where v != u && v != w && !aroundU.contains(v) { aroundU.append(v) }
+            if corners.contains(w), let third = corners.first(where: { $0 != u && $0 != w }), !opposite.contains(third) { opposite.append(third) }
+        }
+        var shared: [Int] = []
+        for f in vertexFaces[w] where faceAlive[Int(f)] {
+            let face = faces[Int(f)]
+            for v in [Int(face.x), Int(face.y), Int(face.z)] where v != u && v != w && aroundU.contains(v) && !shared.contains(v) { shared.append(v) }
+        }
+        return shared.count == opposite.count && shared.allSatisfy { opposite.contains($0) }
     }
 
     /// Whether moving u and w to `p` leaves every surviving face of either non-degenerate and
@@ -99,12 +120,13 @@ struct CollapseState {
         for v in [u, w] {
             for f in vertexFaces[v] where faceAlive[Int(f)] {
                 let face = faces[Int(f)]
-                let corners = [Int(face.x), Int(face.y), Int(face.z)]
-                if corners.contains(u) && corners.contains(w) { continue }   // it disappears
-                let before = corners.map { positions[$0] }
-                let after = corners.map { $0 == u || $0 == w ? p : positions[$0] }
-                let n0 = (before[1] - before[0]).cross(before[2] - before[0])
-                let n1 = (after[1] - after[0]).cross(after[2] - after[0])
+                let (a, b, c) = (Int(face.x), Int(face.y), Int(face.z))
+                let hasU = a == u || b == u || c == u, hasW = a == w || b == w || c == w
+                if hasU && hasW { continue }   // it disappears
+                let (pa, pb, pc) = (positions[a], positions[b], positions[c])
+                let n0 = (pb - pa).cross(pc - pa)
+                let qa = a == u || a == w ? p : pa, qb = b == u || b == w ? p : pb, qc = c == u || c == w ? p : pc
+                let n1 = (qb - qa).cross(qc - qa)
                 guard n1.length > 1e-12 * max(1e-30, n0.length), n0.dot(n1) > 0.2 * n0.length * n1.length else { return false }
             }
         }

@@ -20,31 +20,40 @@ public enum QuadricSimplifier {
     }
 }
 
-/// A symmetric 4×4 quadric stored as its 10 distinct entries.
+/// A symmetric 4×4 quadric stored as its 10 distinct entries (a00 a01 a02 a03 a11 a12 a13 a22 |
+/// a23 a33), in two vectors so sums need no allocation.
 struct Quadric {
-    var a = [Double](repeating: 0, count: 10)   // a00 a01 a02 a03 a11 a12 a13 a22 a23 a33
+    var low = SIMD8<Double>()
+    var high = SIMD2<Double>()
 
     init() {}
 
     /// The quadric of the plane n·x + d = 0 (n unit), times `weight`.
     init(plane n: SIMD3<Double>, d: Double, weight: Double) {
-        a = [n.x * n.x, n.x * n.y, n.x * n.z, n.x * d, n.y * n.y, n.y * n.z, n.y * d, n.z * n.z, n.z * d, d * d].map { $0 * weight }
+        low = SIMD8(n.x * n.x, n.x * n.y, n.x * n.z, n.x * d, n.y * n.y, n.y * n.z, n.y * d, n.z * n.z) * weight
+        high = SIMD2(n.z * d, d * d) * weight
     }
 
     static func + (l: Quadric, r: Quadric) -> Quadric {
         var q = Quadric()
-        for i in 0 ..< 10 { q.a[i] = l.a[i] + r.a[i] }
+        q.low = l.low + r.low
+        q.high = l.high + r.high
         return q
     }
 
+    /// Entry `i` in the order above.
+    @inline(__always) subscript(i: Int) -> Double { i < 8 ? low[i] : high[i - 8] }
+
     func error(_ p: SIMD3<Double>) -> Double {
         let (x, y, z) = (p.x, p.y, p.z)
+        let a = self
         return a[0] * x * x + 2 * a[1] * x * y + 2 * a[2] * x * z + 2 * a[3] * x
             + a[4] * y * y + 2 * a[5] * y * z + 2 * a[6] * y + a[7] * z * z + 2 * a[8] * z + a[9]
     }
 
     /// The point minimising the error, or nil when the 3×3 system is (nearly) singular.
     func minimiser() -> SIMD3<Double>? {
+        let a = self
         let m = [[a[0], a[1], a[2]], [a[1], a[4], a[5]], [a[2], a[5], a[7]]]
         let b = SIMD3(-a[3], -a[6], -a[8])
         let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])

@@ -1,5 +1,5 @@
-/// The stages of reconstruction. Pre-processing and image alignment are named as Apple's Object
-/// Capture reports them; Object Capture counts matching as part of alignment, but here it is
+/// The stages of reconstruction. Pre-processing, image alignment, point cloud generation, mesh
+/// generation, texture mapping and optimisation are named as Apple's Object Capture reports them; Object Capture counts matching as part of alignment, but here it is
 /// the longest step, so it has its own bar.
 public enum ReconstructionStage: String, Sendable, CaseIterable {
     /// Reading the photos and finding their features.
@@ -8,6 +8,14 @@ public enum ReconstructionStage: String, Sendable, CaseIterable {
     case featureMatching = "feature matching"
     /// Recovering camera poses and the sparse point cloud.
     case imageAlignment = "image alignment"
+    /// Depth maps by multi-view stereo, fused into the dense point cloud.
+    case pointCloudGeneration = "point cloud generation"
+    /// The closed surface from the depth maps.
+    case meshGeneration = "mesh generation"
+    /// Simplification to the detail level's triangle budget.
+    case optimisation = "optimisation"
+    /// The texture atlas from the photos.
+    case textureMapping = "texture mapping"
 }
 
 /// How far reconstruction has got: the stage and the fraction of it done, with a short note

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Writes a model's directories (`sparse/`, and for a mesh `dense/` and `mesh/`) under DIR, all or
+/// nothing: each goes first into a hidden staging directory beside it, every file flushed to
+/// disk, and only when all are complete are they renamed into place. Existing ones are replaced
+/// only when asked, and only once the new ones are complete.
+enum ModelFiles {
+    /// One subdirectory and its files.
+    struct Folder {
+        var name: String
+        var files: [(name: String, bytes: [UInt8])]
+    }
+
+    static func existing(_ folders: [String], in directory: String) -> String? {
+        folders.map { directory + "/" + $0 }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    static func write(_ folders: [Folder], into directory: String, overwrite: Bool) throws {
+        let fm = FileManager.default
+        if !overwrite, let clash = existing(folders.map(\.name), in: directory) {
+            throw ToolFailure("\(clash) already exists; choose another --out or pass --overwrite", .cannotCreate)
+        }
+        do {
+            try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ToolFailure("\(directory): cannot create the directory: \(describe(error))", .cannotCreate)
+        }
+        var staged: [(staging: String, target: String)] = []
+        do {
+            for folder in folders {
+                let staging = directory + "/.\(folder.name).tmp-\(getpid())"
+                try? fm.removeItem(atPath: staging)
+                staged.append((staging, directory + "/" + folder.name))
+                try fm.createDirectory(atPath: staging, withIntermediateDirectories: false)
+                for file in folder.files { try writeSynced(file.bytes, to: staging + "/" + file.name) }
+            }
+            for (staging, target) in staged {
+                if fm.fileExists(atPath: target) {
+                    let old = target + ".old-\(getpid())"
+                    guard rename(target, old) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                    guard rename(staging, target) == 0 else {
+                        let code = errno
+                        rename(old, target)
+                        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+                    }
+                    try? fm.removeItem(atPath: old)
+                } else {
+                    guard rename(staging, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                }
+            }
+        } catch {
+            for (staging, _) in staged { try? fm.removeItem(atPath: staging) }
+            throw ToolFailure("\(directory): cannot write the model: \(describe(error))", .cannotCreate)
+        }
+    }
+
+    private static func writeSynced(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                written += n
+            }
+        }
+        guard fsync(fd) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        return (error as NSError).localizedDescription
+    }
+}

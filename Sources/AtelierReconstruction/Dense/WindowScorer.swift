@@ -1,0 +1,170 @@
+import Foundation
+/// The photometric cost of a plane hypothesis at one reference pixel: 1 − NCC between the
+/// reference window and each source view's window warped through the plane's homography, with
+/// bilateral weights (samples that differ from the centre pixel, likely across an edge, count
+/// less), averaged over the best `bestViews` sources. 2 when the window has no texture to match or
+/// too few views see the plane.
+///
+/// The reference window's weights and centred values are computed once per pixel and reused
+/// for every hypothesis tried there.
+struct WindowScorer {
+    private let referenceGrey: [Float]
+    private let width: Int
+    private let height: Int
+    private let sourceGreys: [[Float]]
+    private let sourceSizes: [(width: Int, height: Int)]
+    private let geometry: [PatchMatchStereo.SourceGeometry]
+    private let bestViews: Int
+    private let focal: Float
+    private let centre: SIMD2<Float>
+    /// Window sample offsets from the centre pixel.
+    private let offsets: [SIMD2<Float>]
+    private let spatialWeights: [Float]
+    /// The window's half-width in pixels.
+    private let radius: Float
+
+    private var cachedPixel = -1
+    private var weights: [Float]
+    private var centred: [Float]
+    private var referenceNorm: Float = 0
+    private var costs: [Float]
+
+    init(reference: DenseView, sources: [DenseView], geometry: [PatchMatchStereo.SourceGeometry], options: PatchMatchOptions,
+         focal: Float, centre: SIMD2<Float>) {
+        referenceGrey = reference.grey
+        width = reference.width
+        height = reference.height
+        sourceGreys = sources.map(\.grey)
+        sourceSizes = sources.map { ($0.width, $0.height) }
+        self.geometry = geometry
+        bestViews = max(1, min(options.bestViews, sources.count))
+        self.focal = focal
+        self.centre = centre
+        var offsets: [SIMD2<Float>] = [], spatial: [Float] = []
+        let r = options.windowRadius, step = max(1, options.windowStep)
+        for dy in stride(from: -r, through: r, by: step) {
+            for dx in stride(from: -r, through: r, by: step) {
+                offsets.append(SIMD2(Float(dx), Float(dy)))
+                spatial.append(Float(-(Double(dx * dx + dy * dy)) / (2 * Double(r * r))))
+            }
+        }
+        self.offsets = offsets
+        spatialWeights = spatial
+        radius = Float(r)
+        weights = [Float](repeating: 0, count: offsets.count)
+        centred = [Float](repeating: 0, count: offsets.count)
+        costs = [Float](repeating: 2, count: sources.count)
+    }
+
+    /// Grey level at a continuous position (integer coordinates at pixel centres), clamped at the border.
+    @inline(__always)
+    private static func sample(_ grey: UnsafeBufferPointer<Float>, _ w: Int, _ h: Int, _ u: Float, _ v: Float) -> Float {
+        let x = min(max(u, 0), Float(w - 1) - 0.001), y = min(max(v, 0), Float(h - 1) - 0.001)
+        let x0 = Int(x), y0 = Int(y)
+        let fx = x - Float(x0), fy = y - Float(y0)
+        let o = y0 * w + x0
+        let top = grey[o] + (grey[o + 1] - grey[o]) * fx
+        let bottom = grey[o + w] + (grey[o + w + 1] - grey[o + w]) * fx
+        return top + (bottom - top) * fy
+    }
+
+    private mutating func prepare(_ x: Int, _ y: Int) {
+        let pixel = y * width + x
+        guard pixel != cachedPixel else { return }
+        cachedPixel = pixel
+        referenceGrey.withUnsafeBufferPointer { grey in
+            let centreValue = grey[pixel]
+            var weightSum: Float = 0, mean: Float = 0
+            for k in offsets.indices {
+                let value = Self.sample(grey, width, height, Float(x) + offsets[k].x, Float(y) + offsets[k].y)
+                let difference = value - centreValue
+                let w = expf(spatialWeights[k] - difference * difference / (2 * 0.1 * 0.1))
+                weights[k] = w
+                centred[k] = value
+                weightSum += w
+                mean += w * value
+            }
+            mean /= weightSum
+            var norm: Float = 0
+            for k in offsets.indices {
+                weights[k] /= weightSum
+                centred[k] -= mean
+                norm += weights[k] * centred[k] * centred[k]
+            }
+            referenceNorm = norm
+        }
+    }
+
+    /// The cost of the plane through the point at `depth` on pixel (x, y)'s ray with `normal`
+    /// (reference camera frame).
+    mutating func cost(x: Int, y: Int, depth: Float, normal: SIMD3<Float>) -> Float {
+        prepare(x, y)
+        // A flat window (standard deviation under about 0.4 % of full scale) cannot be matched.
+        guard referenceNorm > 1.6e-5 else { return 2 }
+        let px = Float(x) + 0.5, py = Float(y) + 0.5
+        let ray = SIMD3((px - centre.x) / focal, (py - centre.y) / focal, 1)
+        let q = depth * (normal * ray).sum()
+        guard q < 0 else { return 2 }
+        // c = Kr⁻ᵀ n / q.
+        let c = SIMD3(normal.x / focal, normal.y / focal, normal.z - (centre.x * normal.x + centre.y * normal.y) / focal) / q
+        for s in geometry.indices {
+            let g = geometry[s]
+            let h0 = g.a.0 + g.b.x * c, h1 = g.a.1 + g.b.y * c, h2 = g.a.2 + g.b.z * c
+            let p = SIMD3(px, py, 1)
+            let base = SIMD3((h0 * p).sum(), (h1 * p).sum(), (h2 * p).sum())
+            let along = SIMD3(h0.x, h1.x, h2.x), down = SIMD3(h0.y, h1.y, h2.y)
+            let size = sourceSizes[s]
+            guard base.z > 0 else { costs[s] = 2; continue }
+            let cu = base.x / base.z, cv = base.y / base.z
+            guard cu >= 0, cv >= 0, cu < Float(size.width), cv < Float(size.height) else { costs[s] = 2; continue }
+            // Over a window a few pixels wide the homography is affine to well under a hundredth of
+            // a pixel: step along its derivative at the centre instead of dividing per sample.
+            let inverseZ = 1 / base.z
+            let dudx = (along.x - cu * along.z) * inverseZ, dudy = (down.x - cu * down.z) * inverseZ
+            let dvdx = (along.y - cv * along.z) * inverseZ, dvdy = (down.y - cv * down.z) * inverseZ
+            let u0 = cu - 0.5, v0 = cv - 0.5
+            let reachU = radius * (abs(dudx) + abs(dudy)), reachV = radius * (abs(dvdx) + abs(dvdy))
+            let inside = u0 - reachU >= 0 && v0 - reachV >= 0 && u0 + reachU < Float(size.width - 1) && v0 + reachV < Float(size.height - 1)
+            var sum: Float = 0, sum2: Float = 0, cross: Float = 0
+            sourceGreys[s].withUnsafeBufferPointer { grey in
+                let w = size.width
+                for k in offsets.indices {
+                    let ox = offsets[k].x, oy = offsets[k].y
+                    let u = u0 + ox * dudx + oy * dudy, v = v0 + ox * dvdx + oy * dvdy
+                    let value: Float
+                    if inside {
+                        let x0 = Int(u), y0 = Int(v)
+                        let fx = u - Float(x0), fy = v - Float(y0)
+                        let o = y0 * w + x0
+                        let top = grey[o] + (grey[o + 1] - grey[o]) * fx
+                        let bottom = grey[o + w] + (grey[o + w + 1] - grey[o + w]) * fx
+                        value = top + (bottom - top) * fy
+                    } else {
+                        value = Self.sample(grey, w, size.height, u, v)
+                    }
+                    let weight = weights[k]
+                    sum += weight * value
+                    sum2 += weight * value * value
+                    cross += weight * centred[k] * value
+                }
+            }
+            let variance = sum2 - sum * sum
+            if variance < 1e-7 { costs[s] = 2; continue }
+            let ncc = cross / (referenceNorm * variance).squareRoot()
+            costs[s] = 1 - max(-1, min(1, ncc))
+        }
+        // Mean of the best few.
+        var total: Float = 0
+        var taken = 0
+        var used: UInt64 = 0
+        while taken < bestViews {
+            var best = -1
+            for s in costs.indices where used & (1 << UInt64(s)) == 0 && (best < 0 || costs[s] < costs[best]) { best = s }
+            guard best >= 0 else { break }
+            used |= 1 << UInt64(best)
+            total += costs[best]
+            taken += 1
+        }
+        return taken == 0 ? 2 : total / Float(taken)
+    }
+}

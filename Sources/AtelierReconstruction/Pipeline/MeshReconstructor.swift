@@ -1,0 +1,162 @@
+import AtelierFormats
+import AtelierGeometry
+import AtelierImaging
+import Foundation
+
+/// Settings of the stages after camera alignment.
+public struct MeshOptions: Sendable {
+    public var detail: DetailLevel = .medium
+    /// Overrides of the detail level's triangle budget and texture side.
+    public var maxTriangles: Int?
+    public var textureSize: Int?
+    /// Keep depth to each photo's garment silhouette when the photo has a plain backdrop (Object
+    /// Capture's object masking, on by default there too).
+    public var objectMasking = true
+    /// The garment's real height in metres, to scale the model; nil keeps the model's own units.
+    public var realHeight: Double?
+    public var threads = 0
+
+    public init(detail: DetailLevel = .medium) { self.detail = detail }
+}
+
+/// A finished model: the textured mesh (upright, +Y up, standing on y = 0, centred), the dense
+/// cloud (in the sparse model's frame, like the cameras), and how the two frames relate.
+public struct MeshReconstruction: Sendable {
+    public var mesh: TexturedMesh
+    public var densePoints: [DensePoint]
+    /// Takes sparse-model coordinates to the mesh's.
+    public var meshFromSparse: SimilarityTransform
+    /// Whether a floor or turntable was found and cut away.
+    public var groundRemoved: Bool
+    public var depthMaps: Int
+    public var rawTriangles: Int
+    public var texturing: TexturingReport
+    public var stageSeconds: [ReconstructionStage: Double]
+    public var skipped: [SkippedImage]
+}
+
+/// Dense stereo, surface, simplification, texture, and the upright frame: part 2 of the
+/// pipeline, after `SparseReconstructor`.
+public struct MeshReconstructor: Sendable {
+    public var options: MeshOptions
+
+    public init(options: MeshOptions) { self.options = options }
+
+    public func reconstruct(_ sparse: SparseReconstruction,
+                            progress: @escaping @Sendable (ReconstructionProgress) -> Void = { _ in }) throws(ReconstructionError) -> MeshReconstruction {
+        var seconds: [ReconstructionStage: Double] = [:]
+        var clock = Date()
+        func lap(_ stage: ReconstructionStage) {
+            seconds[stage] = Date().timeIntervalSince(clock)
+            clock = Date()
+        }
+        var denseOptions = DenseOptions()
+        denseOptions.workingSide = options.detail.stereoSide
+        denseOptions.automaticMasks = options.objectMasking
+        denseOptions.threads = options.threads
+        let dense = DenseReconstructor(options: denseOptions).reconstruct(sparse) { fraction, detail in
+            progress(ReconstructionProgress(stage: .pointCloudGeneration, fraction: fraction, detail: detail))
+        }
+        lap(.pointCloudGeneration)
+        progress(ReconstructionProgress(stage: .meshGeneration, fraction: 0, detail: "fusing \(dense.points.count) points"))
+        var surfaceOptions = SurfaceOptions()
+        surfaceOptions.resolution = options.detail.volumeResolution
+        surfaceOptions.threads = options.threads
+        guard let surface = SurfaceReconstructor.reconstruct(dense, options: surfaceOptions), !surface.mesh.triangles.isEmpty else {
+            throw .noSurface(points: dense.points.count)
+        }
+        progress(ReconstructionProgress(stage: .meshGeneration, fraction: 1, detail: "\(surface.mesh.triangles.count) triangles"))
+        lap(.meshGeneration)
+        var mesh = surface.mesh
+        if let budget = options.maxTriangles ?? options.detail.maxTriangles, mesh.triangles.count > budget {
+            progress(ReconstructionProgress(stage: .optimisation, fraction: 0, detail: "simplifying to \(budget) triangles"))
+            mesh = QuadricSimplifier.simplify(mesh, targetTriangles: budget)
+        }
+        mesh.normals = VertexNormals.compute(mesh)
+        progress(ReconstructionProgress(stage: .optimisation, fraction: 1, detail: "\(mesh.triangles.count) triangles"))
+        lap(.optimisation)
+        progress(ReconstructionProgress(stage: .textureMapping, fraction: 0, detail: "reading photos"))
+        let textureSide = options.textureSize ?? options.detail.textureSize
+        let sparseModel = sparse.model
+        let photos: [TextureView?] = WorkSplitter(threads: options.threads).map(dense.views.count, balanced: true) { k in
+            Self.textureView(dense.views[k], model: sparseModel, source: sparse.used[dense.views[k].image], maxSide: textureSide)
+        }
+        var texturingOptions = TexturingOptions()
+        texturingOptions.textureSize = textureSide
+        let textured: (mesh: TexturedMesh, report: TexturingReport)
+        do throws(TexturingError) {
+            textured = try MeshTexturer.texture(mesh, views: photos.compactMap { $0 }, options: texturingOptions) { fraction in
+                progress(ReconstructionProgress(stage: .textureMapping, fraction: fraction, detail: "\(textureSide)×\(textureSide) atlas"))
+            }
+        } catch {
+            throw .texturingFailed(error.description)
+        }
+        mesh = textured.mesh
+        lap(.textureMapping)
+        let transform = Self.uprightFrame(mesh: mesh, up: surface.groundUp ?? surface.cameraUp,
+                                          front: dense.views.first?.pose.centre, realHeight: options.realHeight)
+        mesh.positions = mesh.positions.map { SIMD3<Float>(transform.apply(SIMD3<Double>($0))) }
+        mesh.normals = mesh.normals.map { SIMD3<Float>((transform.rotation * SIMD3<Double>($0)).normalized) }
+        return MeshReconstruction(mesh: mesh, densePoints: surface.points, meshFromSparse: transform,
+                                  groundRemoved: surface.groundUp != nil, depthMaps: dense.depthMaps.count,
+                                  rawTriangles: surface.mesh.triangles.count, texturing: textured.report, stageSeconds: seconds, skipped: dense.skipped)
+    }
+
+    /// A photo for texturing: undistorted to a pinhole camera at up to `maxSide` pixels on the
+    /// longer side (an atlas cannot use more detail than its own side).
+    static func textureView(_ view: DenseView, model: SparseModel, source: CaptureSource, maxSide: Int) -> TextureView? {
+        let camera = model.intrinsics(of: view.image)
+        let (width, height) = DenseReconstructor.workingSize(camera, side: maxSide)
+        guard let bytes = try? Array(Data(contentsOf: URL(fileURLWithPath: source.path))),
+              let decoded = try? bytes.withUnsafeBytes({ buffer throws(ImagingError) in
+                  try ImageDecoder.decode(buffer, channels: 3, minimumSide: min(width, height))
+              }) else { return nil }
+        let undistorted = DenseView(image: view.image, name: view.name, camera: camera, pose: view.pose, photo: decoded.image,
+                                    mask: nil, width: width, height: height)
+        return TextureView(intrinsics: undistorted.intrinsics, pose: undistorted.pose, image: undistorted.colour)
+    }
+
+    /// The similarity that stands the model up: `up` becomes +Y, the side facing `front` (the
+    /// first photo's camera) faces +Z, the lowest point rests on y = 0 and the bounds are
+    /// centred on the y axis; scaled so the height is `realHeight` when given.
+    static func uprightFrame(mesh: TexturedMesh, up: SIMD3<Double>, front: SIMD3<Double>?, realHeight: Double?) -> SimilarityTransform {
+        let y = up.normalized
+        let centre = mesh.positions.reduce(SIMD3<Double>.zero) { $0 + SIMD3<Double>($1) } / Double(max(1, mesh.positions.count))
+        var toward = (front ?? centre + SIMD3(0, 0, 1)) - centre
+        toward -= y * y.dot(toward)
+        if toward.length < 1e-9 { toward = abs(y.x) < 0.9 ? SIMD3(1, 0, 0) - y * y.x : SIMD3(0, 0, 1) - y * y.z }
+        let z = toward.normalized
+        let x = y.cross(z)
+        let rotation = Matrix3(rows: x, y, z)
+        var lo = SIMD3<Double>(repeating: .infinity), hi = SIMD3<Double>(repeating: -.infinity)
+        for p in mesh.positions {
+            let q = rotation * SIMD3<Double>(p)
+            lo = pointwiseMin(lo, q)
+            hi = pointwiseMax(hi, q)
+        }
+        let height = hi.y - lo.y
+        let scale = realHeight.map { height > 0 ? $0 / height : 1 } ?? 1
+        let translation = -scale * SIMD3((lo.x + hi.x) / 2, lo.y, (lo.z + hi.z) / 2)
+        return SimilarityTransform(scale: scale, rotation: rotation, translation: translation)
+    }
+}
+
+/// Area-weighted vertex normals of a triangle mesh.
+enum VertexNormals {
+    static func compute(_ mesh: TexturedMesh) -> [SIMD3<Float>] {
+        var normals = [SIMD3<Float>](repeating: .zero, count: mesh.positions.count)
+        for t in mesh.triangles {
+            let a = mesh.positions[Int(t.x)], b = mesh.positions[Int(t.y)], c = mesh.positions[Int(t.z)]
+            let n = cross(b - a, c - a)
+            normals[Int(t.x)] += n; normals[Int(t.y)] += n; normals[Int(t.z)] += n
+        }
+        return normals.map { n in
+            let length = (n * n).sum().squareRoot()
+            return length > 0 ? n / length : SIMD3(0, 1, 0)
+        }
+    }
+
+    private static func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    }
+}

@@ -1,0 +1,97 @@
+import AtelierFormats
+import AtelierGeometry
+
+/// Which faces each photo sees, and how well: the data term of view selection.
+///
+/// Each photo rasterises the whole mesh into an inverse-depth buffer at its own resolution. A face
+/// counts as seen when it faces the camera, its corners project inside the image (one pixel in
+/// from the border, for bilinear sampling), and every pixel it covers passes the depth test
+/// within a relative tolerance, so a partly hidden face is not seen at all: its texels would
+/// otherwise copy the occluder. A face too small to cover a pixel centre is tested at its centroid.
+/// The quality of a seen face is its projected area in pixels times the cosine between its normal
+/// and the direction to the camera (Waechter et al., "Let there be color!", ECCV 2014, use the
+/// area and image gradients; close, frontal views give the most texels per unit of surface).
+enum FaceVisibility {
+    /// `quality[view · faceCount + face]`, 0 where the view does not see the face. One photo per
+    /// work item, each writing only its own row, so the result does not depend on thread count.
+    static func quality(positions: [SIMD3<Float>], triangles: [SIMD3<UInt32>], topology: FaceTopology,
+                        views: [TextureView], tolerance: Double) -> [Float] {
+        let faceCount = triangles.count
+        var quality = [Float](repeating: 0, count: faceCount * views.count)
+        quality.withUnsafeMutableBufferPointer { buffer in
+            let rows = SharedSlots(base: buffer.baseAddress!)
+            WorkSplitter(threads: 0).forEachBalanced(views.count) { v in
+                let row = UnsafeMutableBufferPointer(start: rows.base + v * faceCount, count: faceCount)
+                qualities(of: views[v], positions: positions, triangles: triangles, topology: topology,
+                          tolerance: Float(tolerance), into: row)
+            }
+        }
+        return quality
+    }
+
+    /// Each vertex in pixels with its inverse depth as `z`, or `z = 0` when it is behind the camera
+    /// or so far outside the field of view that radial distortion would fold it back in.
+    static func project(_ positions: [SIMD3<Float>], into view: TextureView) -> [SIMD3<Float>] {
+        let intrinsics = view.intrinsics, pose = view.pose
+        let halfDiagonal = 0.5 * Double(intrinsics.width * intrinsics.width + intrinsics.height * intrinsics.height).squareRoot()
+        let maxRadius2 = 4 * (halfDiagonal / intrinsics.focalLengthPixels) * (halfDiagonal / intrinsics.focalLengthPixels)
+        let distorted = intrinsics.k1 != 0 || intrinsics.k2 != 0
+        return positions.map { p in
+            let inCam = pose.pointInCam(SIMD3(Double(p.x), Double(p.y), Double(p.z)))
+            guard inCam.z > 1e-9 else { return .zero }
+            let u = inCam.x / inCam.z, w = inCam.y / inCam.z
+            if distorted && u * u + w * w > maxRadius2 { return .zero }
+            let pixel = intrinsics.pixel(fromNormalised: SIMD2(u, w))
+            return SIMD3(Float(pixel.x), Float(pixel.y), Float(1 / inCam.z))
+        }
+    }
+
+    private static func qualities(of view: TextureView, positions: [SIMD3<Float>], triangles: [SIMD3<UInt32>],
+                                  topology: FaceTopology, tolerance: Float, into row: UnsafeMutableBufferPointer<Float>) {
+        let width = view.intrinsics.width, height = view.intrinsics.height
+        let screen = project(positions, into: view)
+        var depth = [Float](repeating: 0, count: width * height)
+        depth.withUnsafeMutableBufferPointer { depth in
+            // Pass 1: the nearest surface at every pixel centre (largest inverse depth).
+            for t in triangles {
+                let a = screen[Int(t.x)], b = screen[Int(t.y)], c = screen[Int(t.z)]
+                guard a.z > 0, b.z > 0, c.z > 0 else { continue }
+                _ = TriangleRaster.scan(SIMD2(a.x, a.y), SIMD2(b.x, b.y), SIMD2(c.x, c.y), width: width, height: height) { x, y, wa, wb in
+                    let z = wa * a.z + wb * b.z + (1 - wa - wb) * c.z
+                    let i = y &* width &+ x
+                    if z > depth[i] { depth[i] = z }
+                    return true
+                }
+            }
+            // Pass 2: a face is seen when none of its pixels has a surface clearly in front of it.
+            let centre = view.pose.centre
+            let keep = 1 - tolerance
+            let maxX = Float(width - 1), maxY = Float(height - 1)
+            for (f, t) in triangles.enumerated() {
+                row[f] = 0
+                let a = screen[Int(t.x)], b = screen[Int(t.y)], c = screen[Int(t.z)]
+                guard a.z > 0, b.z > 0, c.z > 0 else { continue }
+                guard min(a.x, b.x, c.x) >= 1, max(a.x, b.x, c.x) <= maxX,
+                      min(a.y, b.y, c.y) >= 1, max(a.y, b.y, c.y) <= maxY else { continue }
+                let toCamera = centre - topology.centroids[f]
+                let distance = toCamera.length
+                guard distance > 0 else { continue }
+                let cosine = topology.normals[f].dot(toCamera) / distance
+                guard cosine > 0 else { continue }
+                let pa = SIMD2(a.x, a.y), pb = SIMD2(b.x, b.y), pc = SIMD2(c.x, c.y)
+                let visited = TriangleRaster.scan(pa, pb, pc, width: width, height: height) { x, y, wa, wb in
+                    let z = wa * a.z + wb * b.z + (1 - wa - wb) * c.z
+                    return z >= depth[y &* width &+ x] * keep
+                }
+                if visited < 0 { continue }
+                if visited == 0 {
+                    let mid = (a + b + c) / 3
+                    let x = min(width - 1, Int(mid.x)), y = min(height - 1, Int(mid.y))
+                    guard mid.z >= depth[y * width + x] * keep else { continue }
+                }
+                let area = 0.5 * abs((pb.x - pa.x) * (pc.y - pa.y) - (pb.y - pa.y) * (pc.x - pa.x))
+                row[f] = max(Float.leastNormalMagnitude, area * Float(cosine))
+            }
+        }
+    }
+}
