@@ -86,6 +86,22 @@ PY
     done
 done
 
+# A held-out view: textured-24 at medium without img_0012.jpg, rendered from that photo's true
+# camera and compared with it (benchmarks/mesh_psnr.py).
+if [[ " $CAPTURES " == *" textured-24 "* ]]; then
+    held=$WORK/textured-24-without-12
+    rm -rf "$held" "$WORK/ours-held-out"
+    mkdir -p "$held"
+    for f in "$WORK"/textured-24/img_*.jpg; do [ "$(basename "$f")" = img_0012.jpg ] || ln "$f" "$held/" 2>/dev/null || cp "$f" "$held/"; done
+    "$ATL_BIN/atl-reconstruct" "$held" --detail medium -o "$WORK/ours-held-out" --progress none > "$WORK/ours-held-out.json" 2> "$WORK/ours-held-out.err"
+    psnr=$("$PYTHON" "$HERE/mesh_psnr.py" --capture "$WORK/textured-24" --model "$WORK/ours-held-out" --record "$WORK/ours-held-out.json" \
+        --view img_0012.jpg --save "$WORK/held-out-img_0012.png")
+    {
+    echo
+    echo "Held-out view (textured-24, medium, made from the other 23 photos, rendered from img_0012.jpg's true camera): $psnr"
+    } | tee -a "$RESULTS"
+fi
+
 if [ "$COLMAP" = 1 ]; then
     {
     echo

@@ -2,7 +2,8 @@ import Foundation
 
 /// The photos named on a command line: files as given, directories walked recursively for
 /// `*.jpg`, `*.jpeg` and `*.png` (any case), in a stable order. Hidden files and directories
-/// are skipped inside a walk; symbolic links to directories are not followed (no loops).
+/// are skipped inside a walk; symbolic links to files are taken (a folder of links to chosen
+/// photos is a common way to pick them), links to directories are not followed (no loops).
 enum PhotoFiles {
     static let extensions: Set<String> = ["jpg", "jpeg", "png"]
 
@@ -25,7 +26,8 @@ enum PhotoFiles {
                 throw ToolFailure("\(argument): cannot read the directory", .noInput)
             }
             for case let url as URL in walker where extensions.contains(url.pathExtension.lowercased()) {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+                    || (try? url.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
                 let relative = String(url.path.dropFirst(URL(fileURLWithPath: base).path.count))
                 found.append(base + relative)
             }

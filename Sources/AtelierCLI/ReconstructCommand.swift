@@ -44,7 +44,10 @@ public struct ReconstructCommand: ParsableCommand {
             files, photos used and registered, points, vertices and faces, seconds per stage, \
             meshFromSparse (the similarity from the cameras' frame to the mesh's) and every photo \
             left out with the reason. 'atl-export --format usdz' (or glb, obj, ply) turns the record \
-            into the file viewers and AR Quick Look open. Progress goes to stderr by stage.
+            into the file viewers and AR Quick Look open. Progress goes to stderr by stage. With \
+            --checkpoint DIR each finished stage is saved there (cameras, depth maps and dense \
+            points, the surface), and the same command run again after an interruption resumes \
+            after the last one; a checkpoint of other photos or options is not used.
 
             Exit status: 0 when a model was written (photos left out are warned about on stderr), \
             65 when fewer than three photos are usable, no two can be aligned or no surface can be \
@@ -112,6 +115,10 @@ public struct ReconstructCommand: ParsableCommand {
     @Flag(name: .long, help: "Reconstruct the whole scene: do not keep depth to the garment's silhouette in photos with a plain backdrop.")
     var noObjectMasking = false
 
+    @Option(name: .long, help: ArgumentHelp("Save each finished stage here; the same command run again after an interruption resumes after the last one.", valueName: "dir"),
+            completion: .directory)
+    var checkpoint: String?
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var progress: ProgressOptions
 
@@ -165,21 +172,43 @@ public struct ReconstructCommand: ParsableCommand {
         let report: @Sendable (ReconstructionProgress) -> Void = { event in
             bar.update(stage: event.stage.rawValue, fraction: event.fraction, detail: event.detail)
         }
+        let saved = checkpoint.map {
+            ReconstructCheckpoint(directory: Self.absolute($0), sources: input.sources,
+                                  options: "\(featureSensitivity) \(sampleOrdering) \(refineIntrinsics) \(autoMask) \(maxImageSide)",
+                                  meshOptions: "\(detail.stereoSide) \(detail.volumeResolution) \(noObjectMasking)")
+        }
+        var state = saved?.state()
+        if let saved, state == nil, FileManager.default.fileExists(atPath: saved.directory + "/state.json") {
+            Diagnostics.warn("\(saved.directory): the checkpoint is of other photos or options; starting again")
+        }
         let result: SparseReconstruction
         var mesh: MeshReconstruction?
         do {
-            result = try SparseReconstructor(options: options).reconstruct(input.sources, progress: report)
+            if let saved, let state, saved.stages(state).contains(ReconstructCheckpoint.sparseStage) {
+                result = try saved.loadSparse(state)
+                Diagnostics.warn("resuming from \(saved.directory): \(saved.stages(state).joined(separator: ", ")) done")
+            } else {
+                result = try SparseReconstructor(options: options).reconstruct(input.sources, progress: report)
+                try saved?.saveSparse(result)
+                state = saved?.state()
+            }
             if detail != .sparse {
                 var meshOptions = MeshOptions(detail: detail)
                 meshOptions.maxTriangles = maxTriangles
                 meshOptions.textureSize = textureSize
                 meshOptions.realHeight = height
                 meshOptions.objectMasking = !noObjectMasking
-                mesh = try MeshReconstructor(options: meshOptions).reconstruct(result, progress: report)
+                let resume = try state.flatMap { try saved?.loadMesh($0) }
+                mesh = try MeshReconstructor(options: meshOptions).reconstruct(result, resume: resume, save: { stage in
+                    try saved?.saveMesh(stage, state: saved?.state() ?? [:])
+                }, progress: report)
             }
-        } catch {
+        } catch let error as ReconstructionError {
             bar.finish()
             throw ToolFailure(error.description, .dataError)
+        } catch {
+            bar.finish()
+            throw error
         }
         bar.finish()
         for skipped in result.skipped { Diagnostics.warn("\(skipped.name): left out: \(skipped.reason)") }

@@ -18,6 +18,8 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
     case nothingRegistered(reasons: [SkippedImage])
     /// Multi-view stereo found too little agreement between the photos to build a surface.
     case noSurface(points: Int)
+    /// A saved model (COLMAP text, a checkpoint) that cannot be read back; says where.
+    case invalidModel(String)
     /// The texture could not be made; carries `TexturingError`'s words.
     case texturingFailed(String)
 
@@ -32,6 +34,7 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
             return "only \(usable) usable photo\(usable == 1 ? "" : "s") (at least 3 needed)" + (skipped.isEmpty ? "" : "; " + skipped.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
         case .noSurface(let points):
             return "multi-view stereo found too little surface to mesh (\(points) dense points): the photos may be too few, too far apart, blurred, or of a plain, untextured garment"
+        case .invalidModel(let why): return "cannot read the saved model: \(why)"
         case .texturingFailed(let why): return "cannot texture the mesh: \(why)"
         case .nothingRegistered(let reasons):
             return "no two photos could be aligned" + (reasons.isEmpty ? "" : "; " + reasons.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))

@@ -107,6 +107,40 @@ final class ReconstructMeshTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: shell.dir + "/m/mesh/model.ply")), before)
     }
 
+    /// Killed after point cloud generation, the same command resumes from the checkpoint: no
+    /// camera or stereo work is done again, and the model is the same as an uninterrupted run's.
+    func testCheckpointResumesAfterAKill() throws {
+        let capture = ReconstructTests.capture
+        let killed = try shell.run("""
+            atl-reconstruct '\(capture)' --detail preview --checkpoint ck -o m --progress json 2> first.ndjson > /dev/null &
+            pid=$!
+            for i in $(seq 1 600); do grep -q '"stage":"mesh generation"' first.ndjson 2>/dev/null && break; sleep 0.2; done
+            kill -9 $pid; wait $pid; echo "killed $?"
+            """)
+        XCTAssertEqual(killed.out.trimmingCharacters(in: .whitespacesAndNewlines), "killed 137", killed.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: shell.dir + "/m/mesh"), "a killed run wrote its mesh")
+        let resumed = try shell.run("atl-reconstruct '\(capture)' --detail preview --checkpoint ck -o m --progress json 2> second.ndjson")
+        XCTAssertEqual(resumed.status, 0, resumed.err)
+        let stages = try String(contentsOfFile: shell.dir + "/second.ndjson", encoding: .utf8)
+        XCTAssertTrue(stages.contains("resuming from") && stages.contains("image alignment, point cloud generation done"), stages)
+        for done in ["pre-processing", "feature matching", "image alignment"] {
+            XCTAssertFalse(stages.contains("\"stage\":\"\(done)\""), "\(done) ran again")
+        }
+        // The photos are read again for texturing, but no depth map is computed.
+        XCTAssertTrue(stages.contains("from the checkpoint"), stages)
+        XCTAssertFalse(stages.contains("depth map 1/"), stages)
+        let uninterrupted = try shell.run("atl-reconstruct '\(capture)' --detail preview -o whole --progress none > /dev/null")
+        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: shell.dir + "/m/mesh/model.ply")),
+                       try Data(contentsOf: URL(fileURLWithPath: shell.dir + "/whole/mesh/model.ply")))
+        // Another detail level reuses the cameras only.
+        let other = try shell.run("atl-reconstruct '\(capture)' --detail reduced --checkpoint ck -o m2 --progress json 2> third.ndjson > /dev/null")
+        XCTAssertEqual(other.status, 0, other.err)
+        let third = try String(contentsOfFile: shell.dir + "/third.ndjson", encoding: .utf8)
+        XCTAssertFalse(third.contains("\"stage\":\"image alignment\""))
+        XCTAssertTrue(third.contains("\"stage\":\"point cloud generation\""))
+    }
+
     func testExportRefusesWhatItCannotWrite() throws {
         // A sparse model has no mesh: named with its line, exit 65, no file written.
         try #"{"type":"model","id":"m_1","detail":"sparse","files":{"cameras":"x"}}"#.write(toFile: shell.dir + "/sparse.json", atomically: true, encoding: .utf8)

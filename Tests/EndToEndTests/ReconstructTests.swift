@@ -70,6 +70,13 @@ final class ReconstructTests: XCTestCase {
         XCTAssertEqual(cloud.out.trimmingCharacters(in: .whitespacesAndNewlines), "\(points) 4")
     }
 
+    /// A directory of symbolic links to the photos (a common way to pick some) is read like the photos.
+    func testFollowsLinksToPhotos() throws {
+        let result = try shell.run("mkdir picked && for f in '\(Self.capture)'/img_000[1-6].jpg; do ln -s \"$f\" picked/; done && atl-reconstruct --detail sparse picked -o m --progress none")
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(Shell.records(result).first?["images"] as? Int, 6)
+    }
+
     /// Capture records from a transfer, then the end-of-batch record; other records pass through.
     func testReadsCaptureRecordsAndPassesOthersThrough() throws {
         let result = try shell.run("""

@@ -28,6 +28,8 @@ public struct DenseReconstruction: Sendable {
     public var points: [DensePoint]
     /// Photos that could not be read again for this stage, with the reason.
     public var skipped: [SkippedImage]
+    /// Whether the depth maps and points came from a checkpoint.
+    public var resumed = false
 }
 
 /// Multi-view stereo over a sparse model: PatchMatch depth maps for every registered photo,
@@ -38,7 +40,9 @@ public struct DenseReconstructor: Sendable {
     public init(options: DenseOptions = DenseOptions()) { self.options = options }
 
     /// `progress` gets the fraction done (0–1) and a note.
-    public func reconstruct(_ sparse: SparseReconstruction, progress: (@Sendable (Double, String) -> Void)? = nil) -> DenseReconstruction {
+    /// With `resume`, the photos are read again but its depth maps and points are used as they are.
+    public func reconstruct(_ sparse: SparseReconstruction, resume: MeshCheckpoint? = nil,
+                            progress: (@Sendable (Double, String) -> Void)? = nil) -> DenseReconstruction {
         let splitter = WorkSplitter(threads: options.threads)
         let model = sparse.model
         let registered = model.registeredImages
@@ -56,6 +60,11 @@ public struct DenseReconstructor: Sendable {
         }
         let views = loadedViews
         progress?(0.05, "\(views.count) photos read")
+        if let resume, resume.images == views.map(\.image), resume.depthMaps.count == views.count,
+           zip(resume.depthMaps, views).allSatisfy({ $0.width == $1.width && $0.height == $1.height }) {
+            progress?(1, "\(resume.densePoints.count) points (from the checkpoint)")
+            return DenseReconstruction(views: views, depthMaps: resume.depthMaps, points: resume.densePoints, skipped: skipped, resumed: true)
+        }
         let neighbours = ViewNeighbours.choose(in: model, images: views.map(\.image), count: options.patchMatch.sourceViews)
         let done = ProgressCounter()
         let total = views.count

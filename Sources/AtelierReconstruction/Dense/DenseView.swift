@@ -24,16 +24,17 @@ public struct DenseView: Sendable {
 
     /// Resamples `photo` (RGB, any size with the camera's aspect) to `width × height` through the
     /// camera's distortion model: each output pixel is the pinhole ray's distorted position in
-    /// the photo, read bilinearly.
+    /// the photo, read bilinearly. `colourOnly` leaves `grey` empty, for texturing, where a
+    /// full-size grey copy of every photo would only take memory.
     public init(image: Int, name: String, camera: CameraIntrinsics, pose: CameraPose, photo: Image,
-                mask: FeatureMask?, width: Int, height: Int) {
+                mask: FeatureMask?, width: Int, height: Int, colourOnly: Bool = false) {
         let scale = Double(width) / Double(camera.width)
         let pinhole = CameraIntrinsics(width: width, height: height, focalLengthPixels: camera.focalLengthPixels * scale,
                                        principalPoint: camera.principalPoint * scale)
         // The photo may itself be a reduced decode: map camera pixels to its pixels.
         let toPhoto = SIMD2(Double(photo.width) / Double(camera.width), Double(photo.height) / Double(camera.height))
         var colour = [UInt8](repeating: 0, count: width * height * 3)
-        var grey = [Float](repeating: 0, count: width * height)
+        var grey = [Float](repeating: 0, count: colourOnly ? 0 : width * height)
         var allowed = [Bool](repeating: true, count: mask == nil ? 0 : width * height)
         let rgb = photo.channels == 3 ? photo : photo.rgb()
         for y in 0 ..< height {
@@ -45,7 +46,7 @@ public struct DenseView: Sendable {
                 colour[3 * o] = UInt8(sample.x.rounded())
                 colour[3 * o + 1] = UInt8(sample.y.rounded())
                 colour[3 * o + 2] = UInt8(sample.z.rounded())
-                grey[o] = Float((0.299 * sample.x + 0.587 * sample.y + 0.114 * sample.z) / 255)
+                if !colourOnly { grey[o] = Float((0.299 * sample.x + 0.587 * sample.y + 0.114 * sample.z) / 255) }
                 if let mask {
                     allowed[o] = mask.allows(x: Float(source.x), y: Float(source.y), imageWidth: camera.width, imageHeight: camera.height)
                 }

@@ -7,6 +7,12 @@ public struct DensePoint: Sendable, Equatable {
     /// Unit, pointing out of the surface (towards the cameras that saw it).
     public var normal: SIMD3<Float>
     public var colour: SIMD3<UInt8>
+
+    public init(position: SIMD3<Float>, normal: SIMD3<Float>, colour: SIMD3<UInt8>) {
+        self.position = position
+        self.normal = normal
+        self.colour = colour
+    }
 }
 
 /// Merges depth maps into one point cloud, keeping only what several views agree on

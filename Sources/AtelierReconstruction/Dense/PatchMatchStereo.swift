@@ -77,7 +77,7 @@ struct PatchMatchStereo {
                         var bestDepth = map.depth[o], bestNormal = map.normal[o], bestCost = map.cost[o]
                         func consider(_ depth: Float, _ normal: SIMD3<Float>) {
                             guard depth >= depthRange.lowerBound, depth <= depthRange.upperBound else { return }
-                            let cost = scorer.cost(x: x, y: y, depth: depth, normal: normal)
+                            let cost = scorer.cost(x: x, y: y, depth: depth, normal: normal, bound: bestCost)
                             if cost < bestCost { (bestDepth, bestNormal, bestCost) = (depth, normal, cost) }
                         }
                         for (dx, dy) in neighbourOffsets {

@@ -22,6 +22,12 @@ struct WindowScorer {
     private let spatialWeights: [Float]
     /// The window's half-width in pixels.
     private let radius: Float
+    /// The offsets in groups of four (padded with zero-weight samples at the centre), so the
+    /// warped samples are read and summed four at a time.
+    private let offsetX4: [SIMD4<Float>]
+    private let offsetY4: [SIMD4<Float>]
+    private var weights4: [SIMD4<Float>]
+    private var centred4: [SIMD4<Float>]
 
     private var cachedPixel = -1
     private var weights: [Float]
@@ -51,6 +57,16 @@ struct WindowScorer {
         self.offsets = offsets
         spatialWeights = spatial
         radius = Float(r)
+        let groups = (offsets.count + 3) / 4
+        var x4 = [SIMD4<Float>](repeating: .zero, count: groups), y4 = x4
+        for (k, o) in offsets.enumerated() {
+            x4[k / 4][k % 4] = o.x
+            y4[k / 4][k % 4] = o.y
+        }
+        offsetX4 = x4
+        offsetY4 = y4
+        weights4 = [SIMD4<Float>](repeating: .zero, count: groups)
+        centred4 = weights4
         weights = [Float](repeating: 0, count: offsets.count)
         centred = [Float](repeating: 0, count: offsets.count)
         costs = [Float](repeating: 2, count: sources.count)
@@ -92,12 +108,17 @@ struct WindowScorer {
                 norm += weights[k] * centred[k] * centred[k]
             }
             referenceNorm = norm
+            for k in offsets.indices {
+                weights4[k / 4][k % 4] = weights[k]
+                centred4[k / 4][k % 4] = centred[k]
+            }
         }
     }
 
     /// The cost of the plane through the point at `depth` on pixel (x, y)'s ray with `normal`
-    /// (reference camera frame).
-    mutating func cost(x: Int, y: Int, depth: Float, normal: SIMD3<Float>) -> Float {
+    /// (reference camera frame). Once enough sources are scored to show the cost cannot come
+    /// under `bound` (the best cost so far), it stops and returns a value no lower than `bound`.
+    mutating func cost(x: Int, y: Int, depth: Float, normal: SIMD3<Float>, bound: Float = .infinity) -> Float {
         prepare(x, y)
         // A flat window (standard deviation under about 0.4 % of full scale) cannot be matched.
         guard referenceNorm > 1.6e-5 else { return 2 }
@@ -107,7 +128,15 @@ struct WindowScorer {
         guard q < 0 else { return 2 }
         // c = Kr⁻ᵀ n / q.
         let c = SIMD3(normal.x / focal, normal.y / focal, normal.z - (centre.x * normal.x + centre.y * normal.y) / focal) / q
+        let sourceCount = geometry.count
         for s in geometry.indices {
+            // The sources not yet scored could each cost 0 at best: with `unscored` of them, the
+            // mean of the best `bestViews` is at least the sum of the smallest bestViews − unscored
+            // scored costs over bestViews.
+            let unscored = sourceCount - s
+            if s > 0 && unscored < bestViews && bound < .infinity {
+                if lowerBound(scored: s, needed: bestViews - unscored) >= bound { return bound }
+            }
             let g = geometry[s]
             let h0 = g.a.0 + g.b.x * c, h1 = g.a.1 + g.b.y * c, h2 = g.a.2 + g.b.z * c
             let p = SIMD3(px, py, 1)
@@ -125,34 +154,57 @@ struct WindowScorer {
             let u0 = cu - 0.5, v0 = cv - 0.5
             let reachU = radius * (abs(dudx) + abs(dudy)), reachV = radius * (abs(dvdx) + abs(dvdy))
             let inside = u0 - reachU >= 0 && v0 - reachV >= 0 && u0 + reachU < Float(size.width - 1) && v0 + reachV < Float(size.height - 1)
-            var sum: Float = 0, sum2: Float = 0, cross: Float = 0
+            var sum4 = SIMD4<Float>(), sum24 = SIMD4<Float>(), cross4 = SIMD4<Float>()
             sourceGreys[s].withUnsafeBufferPointer { grey in
                 let w = size.width
-                for k in offsets.indices {
-                    let ox = offsets[k].x, oy = offsets[k].y
-                    let u = u0 + ox * dudx + oy * dudy, v = v0 + ox * dvdx + oy * dvdy
-                    let value: Float
-                    if inside {
-                        let x0 = Int(u), y0 = Int(v)
-                        let fx = u - Float(x0), fy = v - Float(y0)
-                        let o = y0 * w + x0
-                        let top = grey[o] + (grey[o + 1] - grey[o]) * fx
-                        let bottom = grey[o + w] + (grey[o + w + 1] - grey[o + w]) * fx
-                        value = top + (bottom - top) * fy
-                    } else {
-                        value = Self.sample(grey, w, size.height, u, v)
+                let highU = SIMD4<Float>(repeating: Float(w - 1) - 0.001), highV = SIMD4<Float>(repeating: Float(size.height - 1) - 0.001)
+                for g in offsetX4.indices {
+                    let ox = offsetX4[g], oy = offsetY4[g]
+                    var u = u0 + ox * dudx + oy * dudy, v = v0 + ox * dvdx + oy * dvdy
+                    if !inside {
+                        u = u.clamped(lowerBound: .zero, upperBound: highU)
+                        v = v.clamped(lowerBound: .zero, upperBound: highV)
                     }
-                    let weight = weights[k]
-                    sum += weight * value
-                    sum2 += weight * value * value
-                    cross += weight * centred[k] * value
+                    // Truncation is flooring here: the positions are not negative.
+                    let k0 = Int(v[0]) * w + Int(u[0]), k1 = Int(v[1]) * w + Int(u[1])
+                    let k2 = Int(v[2]) * w + Int(u[2]), k3 = Int(v[3]) * w + Int(u[3])
+                    let fx = u - SIMD4(Float(Int(u[0])), Float(Int(u[1])), Float(Int(u[2])), Float(Int(u[3])))
+                    let fy = v - SIMD4(Float(Int(v[0])), Float(Int(v[1])), Float(Int(v[2])), Float(Int(v[3])))
+                    let a = SIMD4(grey[k0], grey[k1], grey[k2], grey[k3])
+                    let b = SIMD4(grey[k0 + 1], grey[k1 + 1], grey[k2 + 1], grey[k3 + 1])
+                    let c = SIMD4(grey[k0 + w], grey[k1 + w], grey[k2 + w], grey[k3 + w])
+                    let d = SIMD4(grey[k0 + w + 1], grey[k1 + w + 1], grey[k2 + w + 1], grey[k3 + w + 1])
+                    let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+                    let value = top + (bottom - top) * fy
+                    let weight = weights4[g]
+                    sum4 += weight * value
+                    sum24 += weight * value * value
+                    cross4 += weight * centred4[g] * value
                 }
             }
+            let sum = sum4.sum(), sum2 = sum24.sum(), cross = cross4.sum()
             let variance = sum2 - sum * sum
             if variance < 1e-7 { costs[s] = 2; continue }
             let ncc = cross / (referenceNorm * variance).squareRoot()
             costs[s] = 1 - max(-1, min(1, ncc))
         }
+        return meanOfBest()
+    }
+
+    /// The mean of the `needed` smallest of the first `scored` costs, times needed / bestViews.
+    private func lowerBound(scored: Int, needed: Int) -> Float {
+        var taken: UInt64 = 0, total: Float = 0
+        for _ in 0 ..< needed {
+            var best = -1
+            for s in 0 ..< scored where taken & (1 << UInt64(s)) == 0 && (best < 0 || costs[s] < costs[best]) { best = s }
+            guard best >= 0 else { break }
+            taken |= 1 << UInt64(best)
+            total += costs[best]
+        }
+        return total / Float(bestViews)
+    }
+
+    private func meanOfBest() -> Float {
         // Mean of the best few.
         var total: Float = 0
         var taken = 0

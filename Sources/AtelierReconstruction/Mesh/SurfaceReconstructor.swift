@@ -29,6 +29,16 @@ public struct Surface: Sendable {
     public var cameraUp: SIMD3<Double>
     /// Triangles before the largest piece was kept (the rest were floating fragments).
     public var trianglesBeforeCleaning: Int
+
+    public init(mesh: TexturedMesh, points: [DensePoint], groundUp: SIMD3<Double>?, groundHeight: Double?,
+                cameraUp: SIMD3<Double>, trianglesBeforeCleaning: Int) {
+        self.mesh = mesh
+        self.points = points
+        self.groundUp = groundUp
+        self.groundHeight = groundHeight
+        self.cameraUp = cameraUp
+        self.trianglesBeforeCleaning = trianglesBeforeCleaning
+    }
 }
 
 /// From dense depth maps to a watertight mesh: ground removal, bounds, signed-distance fusion

@@ -35,6 +35,22 @@ public struct MeshReconstruction: Sendable {
     public var skipped: [SkippedImage]
 }
 
+/// Finished stages a run can start from (`--checkpoint`): the fused depth maps and dense points,
+/// then the closed surface. Depth maps are in the order of the registered images, by `images`.
+public struct MeshCheckpoint: Sendable {
+    public var images: [Int]
+    public var depthMaps: [DepthMap]
+    public var densePoints: [DensePoint]
+    public var surface: Surface?
+
+    public init(images: [Int], depthMaps: [DepthMap], densePoints: [DensePoint], surface: Surface? = nil) {
+        self.images = images
+        self.depthMaps = depthMaps
+        self.densePoints = densePoints
+        self.surface = surface
+    }
+}
+
 /// Dense stereo, surface, simplification, texture, and the upright frame: part 2 of the
 /// pipeline, after `SparseReconstructor`.
 public struct MeshReconstructor: Sendable {
@@ -42,31 +58,46 @@ public struct MeshReconstructor: Sendable {
 
     public init(options: MeshOptions) { self.options = options }
 
-    public func reconstruct(_ sparse: SparseReconstruction,
-                            progress: @escaping @Sendable (ReconstructionProgress) -> Void = { _ in }) throws(ReconstructionError) -> MeshReconstruction {
+    /// `resume` skips the stages it holds; `save` is called with the checkpoint after each of
+    /// point cloud generation and mesh generation finishes.
+    public func reconstruct(_ sparse: SparseReconstruction, resume: MeshCheckpoint? = nil,
+                            save: ((MeshCheckpoint) throws -> Void)? = nil,
+                            progress: @escaping @Sendable (ReconstructionProgress) -> Void = { _ in }) throws -> MeshReconstruction {
         var seconds: [ReconstructionStage: Double] = [:]
         var clock = Date()
         func lap(_ stage: ReconstructionStage) {
             seconds[stage] = Date().timeIntervalSince(clock)
             clock = Date()
         }
-        var denseOptions = DenseOptions()
-        denseOptions.workingSide = options.detail.stereoSide
-        denseOptions.automaticMasks = options.objectMasking
-        denseOptions.threads = options.threads
-        let dense = DenseReconstructor(options: denseOptions).reconstruct(sparse) { fraction, detail in
-            progress(ReconstructionProgress(stage: .pointCloudGeneration, fraction: fraction, detail: detail))
+        var checkpoint = resume
+        var skipped: [SkippedImage] = []
+        if checkpoint?.surface == nil {
+            var denseOptions = DenseOptions()
+            denseOptions.workingSide = options.detail.stereoSide
+            denseOptions.automaticMasks = options.objectMasking
+            denseOptions.threads = options.threads
+            let dense = DenseReconstructor(options: denseOptions).reconstruct(sparse, resume: checkpoint) { fraction, detail in
+                progress(ReconstructionProgress(stage: .pointCloudGeneration, fraction: fraction, detail: detail))
+            }
+            skipped = dense.skipped
+            if !dense.resumed {
+                checkpoint = MeshCheckpoint(images: dense.views.map(\.image), depthMaps: dense.depthMaps, densePoints: dense.points)
+                try save?(checkpoint!)
+                lap(.pointCloudGeneration)
+            }
+            progress(ReconstructionProgress(stage: .meshGeneration, fraction: 0, detail: "fusing \(dense.points.count) points"))
+            var surfaceOptions = SurfaceOptions()
+            surfaceOptions.resolution = options.detail.volumeResolution
+            surfaceOptions.threads = options.threads
+            guard let found = SurfaceReconstructor.reconstruct(dense, options: surfaceOptions), !found.mesh.triangles.isEmpty else {
+                throw ReconstructionError.noSurface(points: dense.points.count)
+            }
+            checkpoint!.surface = found
+            try save?(checkpoint!)
+            lap(.meshGeneration)
         }
-        lap(.pointCloudGeneration)
-        progress(ReconstructionProgress(stage: .meshGeneration, fraction: 0, detail: "fusing \(dense.points.count) points"))
-        var surfaceOptions = SurfaceOptions()
-        surfaceOptions.resolution = options.detail.volumeResolution
-        surfaceOptions.threads = options.threads
-        guard let surface = SurfaceReconstructor.reconstruct(dense, options: surfaceOptions), !surface.mesh.triangles.isEmpty else {
-            throw .noSurface(points: dense.points.count)
-        }
+        let surface = checkpoint!.surface!
         progress(ReconstructionProgress(stage: .meshGeneration, fraction: 1, detail: "\(surface.mesh.triangles.count) triangles"))
-        lap(.meshGeneration)
         var mesh = surface.mesh
         if let budget = options.maxTriangles ?? options.detail.maxTriangles, mesh.triangles.count > budget {
             progress(ReconstructionProgress(stage: .optimisation, fraction: 0, detail: "simplifying to \(budget) triangles"))
@@ -78,8 +109,9 @@ public struct MeshReconstructor: Sendable {
         progress(ReconstructionProgress(stage: .textureMapping, fraction: 0, detail: "reading photos"))
         let textureSide = options.textureSize ?? options.detail.textureSize
         let sparseModel = sparse.model
-        let photos: [TextureView?] = WorkSplitter(threads: options.threads).map(dense.views.count, balanced: true) { k in
-            Self.textureView(dense.views[k], model: sparseModel, source: sparse.used[dense.views[k].image], maxSide: textureSide)
+        let registered = sparseModel.registeredImages
+        let photos: [TextureView?] = WorkSplitter(threads: options.threads).map(registered.count, balanced: true) { k in
+            Self.textureView(registered[k], model: sparseModel, source: sparse.used[registered[k]], maxSide: textureSide)
         }
         var texturingOptions = TexturingOptions()
         texturingOptions.textureSize = textureSide
@@ -89,30 +121,31 @@ public struct MeshReconstructor: Sendable {
                 progress(ReconstructionProgress(stage: .textureMapping, fraction: fraction, detail: "\(textureSide)×\(textureSide) atlas"))
             }
         } catch {
-            throw .texturingFailed(error.description)
+            throw ReconstructionError.texturingFailed(error.description)
         }
         mesh = textured.mesh
         lap(.textureMapping)
         let transform = Self.uprightFrame(mesh: mesh, up: surface.groundUp ?? surface.cameraUp,
-                                          front: dense.views.first?.pose.centre, realHeight: options.realHeight)
+                                          front: registered.first.flatMap { sparseModel.images[$0].camFromWorld?.centre }, realHeight: options.realHeight)
         mesh.positions = mesh.positions.map { SIMD3<Float>(transform.apply(SIMD3<Double>($0))) }
         mesh.normals = mesh.normals.map { SIMD3<Float>((transform.rotation * SIMD3<Double>($0)).normalized) }
         return MeshReconstruction(mesh: mesh, densePoints: surface.points, meshFromSparse: transform,
-                                  groundRemoved: surface.groundUp != nil, depthMaps: dense.depthMaps.count,
-                                  rawTriangles: surface.mesh.triangles.count, texturing: textured.report, stageSeconds: seconds, skipped: dense.skipped)
+                                  groundRemoved: surface.groundUp != nil, depthMaps: checkpoint!.depthMaps.count,
+                                  rawTriangles: surface.mesh.triangles.count, texturing: textured.report, stageSeconds: seconds, skipped: skipped)
     }
 
     /// A photo for texturing: undistorted to a pinhole camera at up to `maxSide` pixels on the
     /// longer side (an atlas cannot use more detail than its own side).
-    static func textureView(_ view: DenseView, model: SparseModel, source: CaptureSource, maxSide: Int) -> TextureView? {
-        let camera = model.intrinsics(of: view.image)
+    static func textureView(_ image: Int, model: SparseModel, source: CaptureSource, maxSide: Int) -> TextureView? {
+        let camera = model.intrinsics(of: image)
+        guard let pose = model.images[image].camFromWorld else { return nil }
         let (width, height) = DenseReconstructor.workingSize(camera, side: maxSide)
         guard let bytes = try? Array(Data(contentsOf: URL(fileURLWithPath: source.path))),
               let decoded = try? bytes.withUnsafeBytes({ buffer throws(ImagingError) in
                   try ImageDecoder.decode(buffer, channels: 3, minimumSide: min(width, height))
               }) else { return nil }
-        let undistorted = DenseView(image: view.image, name: view.name, camera: camera, pose: view.pose, photo: decoded.image,
-                                    mask: nil, width: width, height: height)
+        let undistorted = DenseView(image: image, name: source.name, camera: camera, pose: pose, photo: decoded.image,
+                                    mask: nil, width: width, height: height, colourOnly: true)
         return TextureView(intrinsics: undistorted.intrinsics, pose: undistorted.pose, image: undistorted.colour)
     }
 

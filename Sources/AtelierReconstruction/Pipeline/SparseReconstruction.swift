@@ -14,6 +14,17 @@ public struct SparseReconstruction: Sendable {
     /// Wall-clock seconds spent in each stage.
     public var stageSeconds: [ReconstructionStage: Double]
 
+    public init(used: [CaptureSource], keypoints: [[SIMD2<Double>]], mapping: MappingResult, skipped: [SkippedImage],
+                verifiedPairs: Int, automaticallyMasked: Int, stageSeconds: [ReconstructionStage: Double]) {
+        self.used = used
+        self.keypoints = keypoints
+        self.mapping = mapping
+        self.skipped = skipped
+        self.verifiedPairs = verifiedPairs
+        self.automaticallyMasked = automaticallyMasked
+        self.stageSeconds = stageSeconds
+    }
+
     public var model: SparseModel { mapping.model }
     public var registeredCount: Int { mapping.model.registeredImages.count }
 

@@ -9,4 +9,13 @@ public struct MappingResult: Sendable {
     public var meanReprojectionErrorPixels: Double
     /// Mean number of images that see each point.
     public var meanTrackLength: Double
+
+    public init(model: SparseModel, unregistered: [(image: Int, reason: String)], meanErrors: [Double?],
+                meanReprojectionErrorPixels: Double, meanTrackLength: Double) {
+        self.model = model
+        self.unregistered = unregistered
+        self.meanErrors = meanErrors
+        self.meanReprojectionErrorPixels = meanReprojectionErrorPixels
+        self.meanTrackLength = meanTrackLength
+    }
 }
