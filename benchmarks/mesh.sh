@@ -19,7 +19,8 @@
 # bounding-box diagonal, for the mesh and the dense cloud, after aligning the cameras to the truth.
 #
 # COLMAP side (COLMAP=1, the default; pycolmap 4.2.1): pycolmap.poisson_meshing (screened Poisson,
-# COLMAP's defaults) on (a) COLMAP's own sparse points from benchmarks/reconstruct.sh's model,
+# COLMAP's defaults but no density trim, POISSON_TRIM=0: the default 10 leaves a handful of
+# triangles of a sparse cloud) on (a) COLMAP's own sparse points from benchmarks/reconstruct.sh's model,
 # with each point's normal pointing to the mean of the cameras that see it (COLMAP's sparse points
 # carry none), and (b) our dense cloud (dense/points.ply of the medium run): the first is COLMAP's
 # CPU-only route from its own model, the second compares the meshers on the same points.
@@ -105,10 +106,10 @@ fi
 if [ "$COLMAP" = 1 ]; then
     {
     echo
-    echo "COLMAP's screened Poisson (pycolmap.poisson_meshing, defaults) on the same captures:"
+    echo "COLMAP's screened Poisson (pycolmap.poisson_meshing, trim 0) on the same captures:"
     echo
-    echo "| capture | input points | points | faces | seconds | mesh F-score | mesh Chamfer % diag |"
-    echo "|---|---|---:|---:|---:|---:|---:|"
+    echo "| capture | cloud | input points | points | faces | seconds | mesh F-score | mesh Chamfer % diag |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|"
     } | tee -a "$RESULTS"
     for name in $CAPTURES; do
         [ "$name" = textured-24-12mp ] && continue

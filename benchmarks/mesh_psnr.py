@@ -73,39 +73,49 @@ def main():
     cam = (r_cam @ world.T).T + t_cam
     z = cam[:, 2]
     px = np.stack([fx * cam[:, 0] / z + cx, fy * cam[:, 1] / z + cy], axis=1)
-    depth = np.full((h, w), np.inf)
-    colour = np.zeros((h, w, 3))
-    for tri in np.asarray(mesh.faces):
-        if (z[tri] <= 0).any():
-            continue
-        p = px[tri]
-        lo = np.maximum(np.floor(p.min(0) - 0.5).astype(int), 0)
-        hi = np.minimum(np.ceil(p.max(0) - 0.5).astype(int), [w - 1, h - 1])
-        if (hi < lo).any():
-            continue
-        xs, ys = np.meshgrid(np.arange(lo[0], hi[0] + 1) + 0.5, np.arange(lo[1], hi[1] + 1) + 0.5)
-        (x0, y0), (x1, y1), (x2, y2) = p
-        area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
-        if abs(area) < 1e-12:
-            continue
-        w0 = ((x1 - xs) * (y2 - ys) - (x2 - xs) * (y1 - ys)) / area
-        w1 = ((x2 - xs) * (y0 - ys) - (x0 - xs) * (y2 - ys)) / area
-        w2 = 1 - w0 - w1
-        inside = (w0 >= 0) & (w1 >= 0) & (w2 >= 0)
-        if not inside.any():
-            continue
-        # Perspective-correct interpolation: weights over depth.
-        iz = w0 / z[tri[0]] + w1 / z[tri[1]] + w2 / z[tri[2]]
-        d = 1 / iz
-        iy, ix = np.nonzero(inside)
-        gy, gx = iy + lo[1], ix + lo[0]
-        closer = d[iy, ix] < depth[gy, gx]
-        if not closer.any():
-            continue
-        iy, ix, gy, gx = iy[closer], ix[closer], gy[closer], gx[closer]
-        depth[gy, gx] = d[iy, ix]
-        b = np.stack([w0[iy, ix] / z[tri[0]], w1[iy, ix] / z[tri[1]], w2[iy, ix] / z[tri[2]]], axis=1) * d[iy, ix][:, None]
-        colour[gy, gx] = sample(texture, b @ uv[tri])
+    # Rasterise every triangle at once, one bounding-box offset at a time (the triangles are a few
+    # pixels wide), keeping per pixel the fragment nearest the camera.
+    faces = np.asarray(mesh.faces)
+    faces = faces[(z[faces] > 0).all(axis=1)]
+    p = px[faces]                                                    # (T, 3, 2)
+    lo = np.maximum(np.floor(p.min(axis=1) - 0.5).astype(int), 0)
+    hi = np.minimum(np.ceil(p.max(axis=1) - 0.5).astype(int), [w - 1, h - 1])
+    span = hi - lo + 1
+    keep = (span > 0).all(axis=1)
+    faces, p, lo, span = faces[keep], p[keep], lo[keep], span[keep]
+    (x0, y0), (x1, y1), (x2, y2) = p[:, 0].T, p[:, 1].T, p[:, 2].T
+    area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+    ok = np.abs(area) > 1e-12
+    pixels, depths, which, bary = [], [], [], []
+    for dy in range(int(span[:, 1].max())):
+        for dx in range(int(span[:, 0].max())):
+            sel = np.nonzero(ok & (dx < span[:, 0]) & (dy < span[:, 1]))[0]
+            if len(sel) == 0:
+                continue
+            xs, ys = lo[sel, 0] + dx + 0.5, lo[sel, 1] + dy + 0.5
+            w0 = ((x1[sel] - xs) * (y2[sel] - ys) - (x2[sel] - xs) * (y1[sel] - ys)) / area[sel]
+            w1 = ((x2[sel] - xs) * (y0[sel] - ys) - (x0[sel] - xs) * (y2[sel] - ys)) / area[sel]
+            w2 = 1 - w0 - w1
+            inside = (w0 >= 0) & (w1 >= 0) & (w2 >= 0)
+            if not inside.any():
+                continue
+            sel, w0, w1, w2, xs, ys = sel[inside], w0[inside], w1[inside], w2[inside], xs[inside], ys[inside]
+            zf = z[faces[sel]]
+            iz = w0 / zf[:, 0] + w1 / zf[:, 1] + w2 / zf[:, 2]
+            pixels.append((ys - 0.5).astype(int) * w + (xs - 0.5).astype(int))
+            depths.append(1 / iz)
+            which.append(sel)
+            # Perspective-correct weights.
+            bary.append(np.stack([w0 / zf[:, 0], w1 / zf[:, 1], w2 / zf[:, 2]], axis=1) / iz[:, None])
+    pixels, depths, which, bary = map(np.concatenate, (pixels, depths, which, bary))
+    order = np.lexsort((depths, pixels))
+    first = order[np.r_[True, pixels[order][1:] != pixels[order][:-1]]]
+    depth = np.full(h * w, np.inf)
+    colour = np.zeros((h * w, 3))
+    depth[pixels[first]] = depths[first]
+    uvs = np.einsum("ij,ijk->ik", bary[first], uv[faces[which[first]]])
+    colour[pixels[first]] = sample(texture, uvs)
+    depth, colour = depth.reshape(h, w), colour.reshape(h, w, 3)
     covered = np.isfinite(depth)
     # Leave out a 2-pixel band at the outline.
     inner = covered.copy()
