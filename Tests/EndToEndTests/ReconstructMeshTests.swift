@@ -158,6 +158,10 @@ final class ReconstructMeshTests: XCTestCase {
         // A missing mesh file: exit 66. Bad JSON: exit 65 with the line.
         let missing = try shell.run("echo '{\"type\":\"model\",\"files\":{\"mesh\":\"nowhere.ply\"}}' | atl-export --format obj -o out/")
         XCTAssertEqual(missing.status, 66, missing.err)
+        // --overwrite means something only for the mesh formats: refused elsewhere as a usage error.
+        let stray = try shell.run("echo '{\"type\":\"garment\"}' | atl-export --format csv -o g.csv --overwrite")
+        XCTAssertEqual(stray.status, 64, stray.err)
+        XCTAssertTrue(stray.err.contains("--overwrite applies to the mesh formats"), stray.err)
         let badJSON = try shell.run("printf '{\"type\":\"garment\"}\\n{oops\\n' | atl-export --format usdz -o out/")
         XCTAssertEqual(badJSON.status, 65, badJSON.err)
         XCTAssertTrue(badJSON.err.contains(":2"), badJSON.err)
