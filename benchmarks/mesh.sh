@@ -6,11 +6,12 @@
 #
 #   swift build -c release && benchmarks/mesh.sh
 #   CAPTURES=textured-24 LEVELS=preview benchmarks/mesh.sh        # a quick run
-#   benchmarks/mesh.sh --large                                    # also textured-24 at 12 MP (full)
+#   benchmarks/mesh.sh --large                                    # also 12 MP: 24 photos per level, 40 at full
 #
 # Captures: rendered with $ATL_BIN/synth-capture (seed 1) into benchmarks/work/mesh/NAME, reused
 # while the command line (NAME.stamp) is unchanged: textured-24 and fabric-30 at 1024×768 (see
-# docs/synthetic-captures.md), and with --large textured-24 at 4032×3024.
+# docs/synthetic-captures.md), and with --large textured-24 at 4032×3024 (every level) and the same
+# garment from 40 views at 4032×3024 (full: the issue's memory bound, 40 photos of 12 MP).
 #
 # Per capture and level (LEVELS, default "preview medium full"), one run each, under
 # `/usr/bin/time -f "%e %M"` (wall seconds, peak RSS): atl-reconstruct (fabric-30 with
@@ -36,8 +37,8 @@ CAPTURES=${CAPTURES:-textured-24 fabric-30}
 LEVELS=${LEVELS:-preview medium full}
 COLMAP=${COLMAP:-1}
 PYTHON=${PYTHON:-python3}
-RESULTS=$HERE/results-mesh-latest.md
-[ "${1:-}" = "--large" ] && CAPTURES="$CAPTURES textured-24-12mp"
+RESULTS=${RESULTS:-$HERE/results-mesh-latest.md}
+[ "${1:-}" = "--large" ] && CAPTURES="$CAPTURES textured-24-12mp textured-40-12mp"
 mkdir -p "$WORK"
 "$PYTHON" -c 'import trimesh, scipy, pxr' 2>/dev/null || "$PYTHON" -m pip install --quiet trimesh scipy usd-core
 [ "$COLMAP" = 1 ] && { "$PYTHON" -c 'import pycolmap' 2>/dev/null || "$PYTHON" -m pip install --quiet pycolmap==4.2.1; }
@@ -45,6 +46,7 @@ mkdir -p "$WORK"
 render() {   # NAME
     local name=$1 preset=$1 size=(--width 1024 --height 768)
     [ "$name" = textured-24-12mp ] && { preset=textured-24; size=(--width 4032 --height 3024); }
+    [ "$name" = textured-40-12mp ] && { preset=textured-24; size=(--width 4032 --height 3024 --views 40); }
     local stamp="synth-capture --preset $preset ${size[*]} --seed 1"
     if [ "$(cat "$WORK/$name.stamp" 2>/dev/null)" != "$stamp" ]; then
         echo "rendering $name" >&2
@@ -62,7 +64,7 @@ echo "|---|---|---:|---:|---:|---|---:|---:|---:|---|"
 for name in $CAPTURES; do
     render "$name"
     levels=$LEVELS
-    [ "$name" = textured-24-12mp ] && levels=full
+    [ "$name" = textured-40-12mp ] && levels=full
     extra=()
     [ "$name" = fabric-30 ] && extra=(--feature-sensitivity high)
     for level in $levels; do
@@ -112,7 +114,7 @@ if [ "$COLMAP" = 1 ]; then
     echo "|---|---|---:|---:|---:|---:|---:|---:|"
     } | tee -a "$RESULTS"
     for name in $CAPTURES; do
-        [ "$name" = textured-24-12mp ] && continue
+        [[ "$name" = *-12mp ]] && continue
         "$PYTHON" "$HERE/mesh_colmap.py" --truth "$WORK/$name" --name "$name" --work "$WORK" \
             --colmap-model "$HERE/work/reconstruct/colmap-$name/sparse" --ours "$WORK/ours-$name-medium" | tee -a "$RESULTS"
     done

@@ -165,7 +165,7 @@ _atl-reconstruct() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--overwrite --auto-mask --no-object-masking --line-buffered --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(-o --out --feature-sensitivity --sample-ordering --masks --refine-intrinsics --garment --max-image-side --detail --max-triangles --texture-size --height --checkpoint --progress)
+    local -a non_repeating_options=(-o --out --feature-sensitivity --sample-ordering --masks --refine-intrinsics --garment --max-image-side --detail --max-triangles --texture-size --height --memory-limit --checkpoint --progress)
     __atl-reconstruct_offer_flags_options -1
 
     # Offer option value completions
@@ -206,6 +206,9 @@ _atl-reconstruct() {
         return
         ;;
     '--height')
+        return
+        ;;
+    '--memory-limit')
         return
         ;;
     '--checkpoint')

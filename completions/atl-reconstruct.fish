@@ -20,7 +20,7 @@ function __atl-reconstruct_parse_tokens -S
     set -l unparsed_tokens (__atl-reconstruct_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-reconstruct'
-        __atl-reconstruct_parse_subcommand -r 1 'o/out=' 'overwrite' 'feature-sensitivity=' 'sample-ordering=' 'masks=' 'refine-intrinsics=' 'auto-mask' 'garment=' 'max-image-side=' 'detail=' 'max-triangles=' 'texture-size=' 'height=' 'no-object-masking' 'checkpoint=' 'line-buffered' 'progress=' 'version' 'h/help'
+        __atl-reconstruct_parse_subcommand -r 1 'o/out=' 'overwrite' 'feature-sensitivity=' 'sample-ordering=' 'masks=' 'refine-intrinsics=' 'auto-mask' 'garment=' 'max-image-side=' 'detail=' 'max-triangles=' 'texture-size=' 'height=' 'no-object-masking' 'memory-limit=' 'checkpoint=' 'line-buffered' 'progress=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-reconstruct_parse_subcommand -r 1 'version'
@@ -92,6 +92,7 @@ complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" texture-size' -l 'texture-size' -d 'A custom texture side in pixels instead of the detail level\'s (256–8192).' -rfka ''
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" height' -l 'height' -d 'The garment\'s real height in metres, to give the model its real size (photos alone cannot).' -rfka ''
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" no-object-masking' -l 'no-object-masking' -d 'Reconstruct the whole scene: do not keep depth to the garment\'s silhouette in photos with a plain backdrop.'
+complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" memory-limit' -l 'memory-limit' -d 'The most memory to plan for, such as 3G or 800M (default: what the machine has available); photos are worked on smaller, and the texture made smaller, when the detail level would need more.' -rfka ''
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" checkpoint' -l 'checkpoint' -d 'Save each finished stage here; the same command run again after an interruption resumes after the last one.' -rfa '(__atl-reconstruct_complete_directories)'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
 complete -c 'atl-reconstruct' -n '__atl-reconstruct_should_offer_completions_for_flags_or_options "atl-reconstruct" progress' -l 'progress' -d 'Progress on stderr: auto (a bar on a terminal), bar, json (NDJSON events) or none.' -rfka 'auto bar json none'

@@ -121,43 +121,14 @@ struct MeshExport {
     /// Writes each file beside its final name, flushed, then renames them in order; on failure
     /// nothing new is left behind.
     static func writeAll(_ outputs: [(name: String, bytes: [UInt8])], in directory: String, overwrite: Bool) throws {
-        var staged: [(String, String)] = []
-        func cleanUp() { for (temporary, _) in staged { unlink(temporary) } }
-        for output in outputs {
-            let final = (directory as NSString).appendingPathComponent(output.name)
-            if !overwrite && FileManager.default.fileExists(atPath: final) {
-                cleanUp()
-                throw ToolFailure("\(final) already exists; choose another -o or pass --overwrite", .cannotCreate)
-            }
-            let temporary = (directory as NSString).appendingPathComponent(".\(output.name).tmp-\(getpid())")
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                cleanUp()
-                throw ToolFailure("cannot write \(final): \(String(cString: strerror(errno)))", .cannotCreate)
-            }
-            staged.append((temporary, final))
-            var failure: Int32 = 0
-            output.bytes.withUnsafeBytes { buffer in
-                var written = 0
-                while written < buffer.count {
-                    let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                    if n < 0 { if errno == EINTR { continue }; failure = errno; return }
-                    written += n
-                }
-                if fsync(fd) != 0 { failure = errno }
-            }
-            close(fd)
-            if failure != 0 {
-                cleanUp()
-                throw ToolFailure("cannot write \(final): \(String(cString: strerror(failure)))", .ioError)
-            }
+        let files = outputs.map { (path: (directory as NSString).appendingPathComponent($0.name), bytes: $0.bytes) }
+        if !overwrite, let clash = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw ToolFailure("\(clash.path) already exists; choose another -o or pass --overwrite", .cannotCreate)
         }
-        for (temporary, final) in staged {
-            guard rename(temporary, final) == 0 else {
-                let reason = String(cString: strerror(errno))
-                cleanUp()
-                throw ToolFailure("cannot write \(final): \(reason)", .cannotCreate)
-            }
+        do {
+            try AtomicFile.write(files)
+        } catch {
+            throw ToolFailure(error.description, error.step == .writing ? .ioError : .cannotCreate)
         }
     }
 }

@@ -1,3 +1,4 @@
+import AtelierFormats
 import Foundation
 
 /// Writes a model's directories (`sparse/`, and for a mesh `dense/` and `mesh/`) under DIR, all or
@@ -32,7 +33,7 @@ enum ModelFiles {
                 try? fm.removeItem(atPath: staging)
                 staged.append((staging, directory + "/" + folder.name))
                 try fm.createDirectory(atPath: staging, withIntermediateDirectories: false)
-                for file in folder.files { try writeSynced(file.bytes, to: staging + "/" + file.name) }
+                for file in folder.files { try AtomicFile.create(file.bytes, at: staging + "/" + file.name) }
             }
             for (staging, target) in staged {
                 if fm.fileExists(atPath: target) {
@@ -54,26 +55,9 @@ enum ModelFiles {
         }
     }
 
-    private static func writeSynced(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(fd) }
-        try bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                }
-                written += n
-            }
-        }
-        guard fsync(fd) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    }
-
     private static func describe(_ error: Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if let failure = error as? AtomicFile.Failure { return String(cString: strerror(failure.code)) }
         return (error as NSError).localizedDescription
     }
 }

@@ -61,6 +61,11 @@ enum ModelRecord {
             metrics["groundRemoved"] = .bool(mesh.groundRemoved)
             let (lo, hi) = mesh.mesh.bounds
             metrics["size"] = .array([Double(hi.x - lo.x), Double(hi.y - lo.y), Double(hi.z - lo.z)].map { .double(round3($0 * 1000) / 1000) })
+            var memory: JSONObject = ["texturePhotoSide": .int(Int64(mesh.memory.texturePhotoSide)), "textureSize": .int(Int64(mesh.memory.textureSize)),
+                                      "estimatedPeakBytes": .int(Int64(mesh.memory.estimatedPeakBytes)), "downscaled": .bool(!mesh.memory.notices.isEmpty)]
+            if let budget = mesh.memory.budgetBytes { memory["budgetBytes"] = .int(Int64(budget)) }
+            if let side = mesh.memory.stereoSide { memory["stereoSide"] = .int(Int64(side)) }
+            metrics["memory"] = .object(memory)
             if case .object(var seconds)? = metrics["seconds"] {
                 for stage in ReconstructionStage.allCases { if let s = mesh.stageSeconds[stage] { seconds[stage.rawValue] = .double(round3(s)) } }
                 metrics["seconds"] = .object(seconds)

@@ -188,15 +188,10 @@ struct ReconstructCheckpoint {
     // MARK: files
 
     private func write(_ bytes: [UInt8], to name: String) throws {
-        let path = directory + "/" + name, temporary = directory + "/." + name + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw ToolFailure("\(directory): cannot save the checkpoint (\(name))", .cannotCreate)
-        }
-        let fd = open(temporary, O_RDONLY)
-        if fd >= 0 { fsync(fd); close(fd) }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw ToolFailure("\(directory): cannot save the checkpoint (\(name)): \(String(cString: strerror(errno)))", .cannotCreate)
+        do {
+            try AtomicFile.write([(directory + "/" + name, bytes)])
+        } catch {
+            throw ToolFailure("\(directory): cannot save the checkpoint (\(name)): \(String(cString: strerror(error.code)))", .cannotCreate)
         }
     }
 

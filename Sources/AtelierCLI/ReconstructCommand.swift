@@ -115,6 +115,9 @@ public struct ReconstructCommand: ParsableCommand {
     @Flag(name: .long, help: "Reconstruct the whole scene: do not keep depth to the garment's silhouette in photos with a plain backdrop.")
     var noObjectMasking = false
 
+    @Option(name: .long, help: ArgumentHelp("The most memory to plan for, such as 3G or 800M (default: what the machine has available); photos are worked on smaller, and the texture made smaller, when the detail level would need more.", valueName: "size"))
+    var memoryLimit: String?
+
     @Option(name: .long, help: ArgumentHelp("Save each finished stage here; the same command run again after an interruption resumes after the last one.", valueName: "dir"),
             completion: .directory)
     var checkpoint: String?
@@ -130,8 +133,11 @@ public struct ReconstructCommand: ParsableCommand {
         if let maxTriangles, maxTriangles < 100 { throw ValidationError("--max-triangles takes at least 100") }
         if let textureSize, !(256 ... 8192).contains(textureSize) { throw ValidationError("--texture-size takes 256 to 8192") }
         if let height, !(height > 0 && height < 100) { throw ValidationError("--height takes a height in metres, above 0 and under 100") }
-        if detail == .sparse && (maxTriangles != nil || textureSize != nil || height != nil) {
-            throw ValidationError("--max-triangles, --texture-size and --height make a mesh; --detail sparse makes none")
+        if let memoryLimit, MemoryBudget.parse(memoryLimit) == nil {
+            throw ValidationError("--memory-limit takes a size such as 3G, 800M or 1.5GB; got \"\(memoryLimit)\"")
+        }
+        if detail == .sparse && (maxTriangles != nil || textureSize != nil || height != nil || memoryLimit != nil) {
+            throw ValidationError("--max-triangles, --texture-size, --height and --memory-limit make a mesh; --detail sparse makes none")
         }
         _ = try intrinsicsRefinement()
     }
@@ -198,6 +204,7 @@ public struct ReconstructCommand: ParsableCommand {
                 meshOptions.textureSize = textureSize
                 meshOptions.realHeight = height
                 meshOptions.objectMasking = !noObjectMasking
+                meshOptions.memory = memoryLimit.flatMap(MemoryBudget.parse)
                 let resume = try state.flatMap { try saved?.loadMesh($0) }
                 mesh = try MeshReconstructor(options: meshOptions).reconstruct(result, resume: resume, save: { stage in
                     try saved?.saveMesh(stage, state: saved?.state() ?? [:])
@@ -213,6 +220,7 @@ public struct ReconstructCommand: ParsableCommand {
         bar.finish()
         for skipped in result.skipped { Diagnostics.warn("\(skipped.name): left out: \(skipped.reason)") }
         for skipped in mesh?.skipped ?? [] { Diagnostics.warn("\(skipped.name): left out of the mesh: \(skipped.reason)") }
+        for notice in mesh?.memory.notices ?? [] { Diagnostics.warn(notice) }
         var written: [ModelFiles.Folder] = []
         do {
             let points = result.model.points.compactMap { $0 }

@@ -75,26 +75,3 @@ public enum BackupArchive {
         }
     }
 }
-
-/// Atomic replacement of a file: flush the new file to disk, rename it over the old one, and
-/// flush the directory, so a crash leaves either the old file or the new, never half of one.
-public enum AtomicFile {
-    public static func commit(temporary: String, to destination: String) throws {
-        let fd = open(temporary, O_RDONLY)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
-        guard rename(temporary, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw BackupArchive.Failure("cannot move the new file into place at \(destination): \(reason)")
-        }
-        let dir = (destination as NSString).deletingLastPathComponent
-        let dfd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY)
-        if dfd >= 0 {
-            fsync(dfd)
-            close(dfd)
-        }
-    }
-}

@@ -27,8 +27,8 @@ final class MeshTexturerTests: XCTestCase {
 
     static let intrinsics = CameraIntrinsics(width: 320, height: 240, focalLengthPixels: 300)
 
-    /// The photo of the unit sphere from `pose`, every channel times `exposure`.
-    static func render(_ pose: CameraPose, exposure: Double = 1) -> Image {
+    /// The photo of the unit sphere from `pose`, painted by `paint`, every channel times `exposure`.
+    static func render(_ pose: CameraPose, exposure: Double = 1, paint: (SIMD3<Double>) -> SIMD3<Double> = MeshTexturerTests.surfaceColour) -> Image {
         let w = intrinsics.width, h = intrinsics.height
         var pixels = [UInt8](repeating: 0, count: w * h * 3)
         let centre = pose.centre, worldFromCam = pose.camFromWorld.transposed
@@ -39,7 +39,7 @@ final class MeshTexturerTests: XCTestCase {
                 let b = centre.dot(ray), c = centre.dot(centre) - 1
                 let disc = b * b - c
                 var colour = background
-                if disc >= 0 { colour = exposure * surfaceColour(centre + (-b - disc.squareRoot()) * ray) }
+                if disc >= 0 { colour = exposure * paint(centre + (-b - disc.squareRoot()) * ray) }
                 for k in 0 ..< 3 { pixels[(y * w + x) * 3 + k] = UInt8(max(0, min(255, colour[k].rounded()))) }
             }
         }

@@ -76,8 +76,27 @@ final class ReconstructMeshTests: XCTestCase {
             atl-export --format obj -o out/obj/shirt.obj < model.json > /dev/null && \
             atl-export --format ply -o out/ply/shirt.ply < model.json > /dev/null && \
             python3 -c '
-            import trimesh, pygltflib
+            import trimesh, pygltflib, numpy
+            from pygltflib.validator import validate
             g = pygltflib.GLTF2().load("out/shirt.glb")
+            validate(g)
+            # Rules of the Khronos validator that pygltflib does not check.
+            blob = g.binary_blob()
+            assert g.buffers[0].byteLength <= len(blob) < g.buffers[0].byteLength + 4, "BIN chunk length"
+            p = g.meshes[0].primitives[0]
+            for a in [p.attributes.POSITION, p.attributes.NORMAL, p.attributes.TEXCOORD_0, p.indices]:
+                acc, view = g.accessors[a], g.bufferViews[g.accessors[a].bufferView]
+                assert (view.byteOffset + (acc.byteOffset or 0)) % 4 == 0, "accessor alignment"
+                assert view.byteOffset + view.byteLength <= g.buffers[0].byteLength, "view inside the buffer"
+            pos = g.accessors[p.attributes.POSITION]
+            v = g.bufferViews[pos.bufferView]
+            xyz = numpy.frombuffer(blob[v.byteOffset:v.byteOffset + v.byteLength], dtype="<f4").reshape(-1, 3)
+            assert numpy.allclose(xyz.min(0), pos.min) and numpy.allclose(xyz.max(0), pos.max), "POSITION min/max"
+            ind = g.accessors[p.indices]
+            v = g.bufferViews[ind.bufferView]
+            idx = numpy.frombuffer(blob[v.byteOffset:v.byteOffset + v.byteLength], dtype="<u4" if ind.componentType == 5125 else "<u2")
+            assert idx.max() < pos.count, "indices within the vertices"
+            assert g.images[0].mimeType == "image/png"
             print(g.asset.version, len(g.images), g.accessors[g.meshes[0].primitives[0].indices].count // 3)
             for path in ["out/shirt.glb", "out/obj/shirt.obj", "out/ply/shirt.ply"]:
                 m = trimesh.load(path, force="mesh", process=False)
@@ -105,6 +124,36 @@ final class ReconstructMeshTests: XCTestCase {
         XCTAssertEqual(again.status, 73, again.err)
         XCTAssertTrue(again.err.contains("already exists"), again.err)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: shell.dir + "/m/mesh/model.ply")), before)
+    }
+
+    /// Under a memory limit the run downscales the photos and the atlas instead of failing, says
+    /// so on stderr and in the record, and still makes a model; a limit it cannot read is a usage error.
+    func testMemoryLimitDownscalesAndSaysSo() throws {
+        let result = try shell.run("atl-reconstruct '\(ReconstructTests.capture)' --detail medium --memory-limit 64M -o m --progress none")
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("point cloud generation: ") && result.err.contains("more than the 64 MB allowed; matching them at 320 px instead"), result.err)
+        XCTAssertTrue(result.err.contains("texture mapping: ") && result.err.contains("a 1024×1024 texture instead"), result.err)
+        let model = try XCTUnwrap(Shell.records(result).first)
+        let memory = try XCTUnwrap((model["metrics"] as? [String: Any])?["memory"] as? [String: Any])
+        XCTAssertEqual(memory["downscaled"] as? Bool, true)
+        XCTAssertEqual(memory["stereoSide"] as? Int, 320)
+        XCTAssertEqual(memory["textureSize"] as? Int, 1024)
+        XCTAssertEqual(memory["budgetBytes"] as? Int, 64 << 20)
+        let png = try shell.run("python3 -c 'from PIL import Image; print(Image.open(\"m/mesh/texture.png\").size)'")
+        XCTAssertEqual(png.out.trimmingCharacters(in: .whitespacesAndNewlines), "(1024, 1024)", png.err)
+        // Enough memory: nothing is downscaled and nothing is said.
+        let roomy = try shell.run("atl-reconstruct '\(ReconstructTests.capture)' --detail preview --memory-limit 8G -o roomy --progress none")
+        XCTAssertEqual(roomy.status, 0, roomy.err)
+        XCTAssertFalse(roomy.err.contains("instead"), roomy.err)
+        let roomyMemory = try XCTUnwrap((Shell.records(roomy).first?["metrics"] as? [String: Any])?["memory"] as? [String: Any])
+        XCTAssertEqual(roomyMemory["downscaled"] as? Bool, false)
+        XCTAssertEqual(roomyMemory["stereoSide"] as? Int, 512)
+        for bad in ["lots", "0", "-1G"] {
+            let refused = try shell.run("atl-reconstruct '\(ReconstructTests.capture)' --memory-limit=\(bad) -o bad")
+            XCTAssertEqual(refused.status, 64, refused.err)
+            XCTAssertTrue(refused.err.contains("--memory-limit takes a size"), refused.err)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: shell.dir + "/bad"))
     }
 
     /// Killed after point cloud generation, the same command resumes from the checkpoint: no

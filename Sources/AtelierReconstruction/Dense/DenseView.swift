@@ -24,7 +24,7 @@ public struct DenseView: Sendable {
 
     /// Resamples `photo` (RGB, any size with the camera's aspect) to `width × height` through the
     /// camera's distortion model: each output pixel is the pinhole ray's distorted position in
-    /// the photo, read bilinearly. `colourOnly` leaves `grey` empty, for texturing, where a
+    /// the photo, read bilinearly (`PhotoSampler`, as texturing reads photos). `colourOnly` leaves `grey` empty, for texturing, where a
     /// full-size grey copy of every photo would only take memory.
     public init(image: Int, name: String, camera: CameraIntrinsics, pose: CameraPose, photo: Image,
                 mask: FeatureMask?, width: Int, height: Int, colourOnly: Bool = false) {
@@ -37,18 +37,21 @@ public struct DenseView: Sendable {
         var grey = [Float](repeating: 0, count: colourOnly ? 0 : width * height)
         var allowed = [Bool](repeating: true, count: mask == nil ? 0 : width * height)
         let rgb = photo.channels == 3 ? photo : photo.rgb()
-        for y in 0 ..< height {
-            for x in 0 ..< width {
-                let normalised = pinhole.normalised(fromPixel: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
-                let source = camera.pixel(fromNormalised: normalised)
-                let sample = Self.bilinear(rgb, at: source * toPhoto - 0.5)
-                let o = y * width + x
-                colour[3 * o] = UInt8(sample.x.rounded())
-                colour[3 * o + 1] = UInt8(sample.y.rounded())
-                colour[3 * o + 2] = UInt8(sample.z.rounded())
-                if !colourOnly { grey[o] = Float((0.299 * sample.x + 0.587 * sample.y + 0.114 * sample.z) / 255) }
-                if let mask {
-                    allowed[o] = mask.allows(x: Float(source.x), y: Float(source.y), imageWidth: camera.width, imageHeight: camera.height)
+        rgb.pixels.withUnsafeBufferPointer { pixels in
+            let sampler = PhotoSampler(pixels: pixels, width: rgb.width, height: rgb.height)
+            for y in 0 ..< height {
+                for x in 0 ..< width {
+                    let normalised = pinhole.normalised(fromPixel: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+                    let source = camera.pixel(fromNormalised: normalised)
+                    let sample = sampler.colour(at: SIMD2<Float>(source * toPhoto))
+                    let o = y * width + x
+                    colour[3 * o] = UInt8(sample.x.rounded())
+                    colour[3 * o + 1] = UInt8(sample.y.rounded())
+                    colour[3 * o + 2] = UInt8(sample.z.rounded())
+                    if !colourOnly { grey[o] = (0.299 * sample.x + 0.587 * sample.y + 0.114 * sample.z) / 255 }
+                    if let mask {
+                        allowed[o] = mask.allows(x: Float(source.x), y: Float(source.y), imageWidth: camera.width, imageHeight: camera.height)
+                    }
                 }
             }
         }
@@ -69,20 +72,5 @@ public struct DenseView: Sendable {
         let f = intrinsics.focalLengthPixels, c = intrinsics.principalPoint
         let inCam = SIMD3((Double(x) + 0.5 - c.x) / f, (Double(y) + 0.5 - c.y) / f, 1) * Double(depth)
         return pose.camFromWorld.transposed * (inCam - pose.translation)
-    }
-
-    /// RGB (0–255, clamped at the border) at a continuous position whose integer coordinates are pixel centres.
-    static func bilinear(_ image: Image, at p: SIMD2<Double>) -> SIMD3<Double> {
-        let x = min(max(p.x, 0), Double(image.width - 1)), y = min(max(p.y, 0), Double(image.height - 1))
-        let x0 = min(Int(x), image.width - 2 < 0 ? 0 : image.width - 2), y0 = min(Int(y), image.height - 2 < 0 ? 0 : image.height - 2)
-        let x1 = min(x0 + 1, image.width - 1), y1 = min(y0 + 1, image.height - 1)
-        let fx = x - Double(x0), fy = y - Double(y0)
-        func at(_ xi: Int, _ yi: Int) -> SIMD3<Double> {
-            let o = (yi * image.width + xi) * 3
-            return SIMD3(Double(image.pixels[o]), Double(image.pixels[o + 1]), Double(image.pixels[o + 2]))
-        }
-        let top = at(x0, y0) * (1 - fx) + at(x1, y0) * fx
-        let bottom = at(x0, y1) * (1 - fx) + at(x1, y1) * fx
-        return top * (1 - fy) + bottom * fy
     }
 }

@@ -127,23 +127,17 @@ struct PatchMatchStereo {
     }
 }
 
-/// A small counter-based random generator (SplitMix64 over a hash of its inputs), so every pixel
-/// draws the same numbers whichever thread runs it.
+/// A counter-based random generator: `SamplingRandom` seeded from a hash of the pixel and the
+/// round, so every pixel draws the same numbers whichever thread runs it.
 struct PixelRandom {
-    var state: UInt64
+    var generator: SamplingRandom
 
     init(seed: UInt64, x: Int, y: Int, round: Int) {
-        state = seed ^ (UInt64(truncatingIfNeeded: x) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(truncatingIfNeeded: y) &* 0xC2B2_AE3D_27D4_EB4F)
-            ^ (UInt64(truncatingIfNeeded: round) &* 0x1656_67B1_9E37_79F9)
+        generator = SamplingRandom(seed: seed ^ (UInt64(truncatingIfNeeded: x) &* 0x9E37_79B9_7F4A_7C15)
+            ^ (UInt64(truncatingIfNeeded: y) &* 0xC2B2_AE3D_27D4_EB4F) ^ (UInt64(truncatingIfNeeded: round) &* 0x1656_67B1_9E37_79F9))
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in [0, 1).
     mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }

@@ -14,6 +14,9 @@ struct CollapseState {
     var quadrics: [Quadric]
     var heap = CandidateHeap()
     var liveFaces: Int
+    /// Per-vertex scratch marks for set tests in linear time (see `nextStamp`).
+    var mark: [UInt32]
+    var stamp: UInt32 = 0
 
     init(_ mesh: TexturedMesh) {
         positions = mesh.positions.map { SIMD3<Double>($0) }
@@ -25,6 +28,7 @@ struct CollapseState {
         vertexAlive = [Bool](repeating: true, count: positions.count)
         version = [UInt32](repeating: 0, count: positions.count)
         quadrics = [Quadric](repeating: Quadric(), count: positions.count)
+        mark = [UInt32](repeating: 0, count: positions.count)
         liveFaces = faces.count
         var edgeFaces: [Int64: (count: Int, face: Int)] = [:]
         for (f, face) in faces.enumerated() {
@@ -98,37 +102,54 @@ struct CollapseState {
     /// Whether collapsing u–w keeps the surface a manifold (Dey et al.'s link condition): the
     /// vertices joined to both u and w must be exactly the far corners of the faces on the edge.
     /// Otherwise the collapse would glue two sheets together along an edge or at a vertex.
-    func linkConditionHolds(_ u: Int, _ w: Int) -> Bool {
-        var aroundU: [Int] = [], opposite: [Int] = []
+    ///
+    /// Linear in the two valences: vertices are marked with stamps rather than gathered in
+    /// arrays, which made this quadratic and most of the time on large meshes.
+    mutating func linkConditionHolds(_ u: Int, _ w: Int) -> Bool {
+        let aroundU = nextStamp(), shared = nextStamp(), opposite = nextStamp()
         for f in vertexFaces[u] where faceAlive[Int(f)] {
-            let face = faces[Int(f)]
-            let corners = [Int(face.x), Int(face.y), Int(face.z)]
-            for v in corners where v != u && v != w && !aroundU.contains(v) { aroundU.append(v) }
-            if corners.contains(w), let third = corners.first(where: { $0 != u && $0 != w }), !opposite.contains(third) { opposite.append(third) }
+            let c = corners(f)
+            for k in 0..<3 where c[k] != u && c[k] != w { mark[c[k]] = aroundU }
         }
-        var shared: [Int] = []
+        var sharedCount = 0
         for f in vertexFaces[w] where faceAlive[Int(f)] {
-            let face = faces[Int(f)]
-            for v in [Int(face.x), Int(face.y), Int(face.z)] where v != u && v != w && aroundU.contains(v) && !shared.contains(v) { shared.append(v) }
+            let c = corners(f)
+            for k in 0..<3 where c[k] != u && c[k] != w && mark[c[k]] == aroundU {
+                mark[c[k]] = shared
+                sharedCount += 1
+            }
         }
-        return shared.count == opposite.count && shared.allSatisfy { opposite.contains($0) }
+        // The far corners of the faces on the edge are joined to both ends, so they are among
+        // the shared ones: the condition holds when they are all of them.
+        var oppositeCount = 0
+        for f in vertexFaces[u] where faceAlive[Int(f)] {
+            let c = corners(f)
+            guard c.x == w || c.y == w || c.z == w else { continue }
+            for k in 0..<3 where c[k] != u && c[k] != w && mark[c[k]] == shared {
+                mark[c[k]] = opposite
+                oppositeCount += 1
+            }
+        }
+        return sharedCount == oppositeCount
     }
 
     /// Whether moving u and w to `p` leaves every surviving face of either non-degenerate and
     /// facing the same way as before.
     func collapseKeepsFaces(_ u: Int, _ w: Int, to p: SIMD3<Double>) -> Bool {
-        for v in [u, w] {
-            for f in vertexFaces[v] where faceAlive[Int(f)] {
-                let face = faces[Int(f)]
-                let (a, b, c) = (Int(face.x), Int(face.y), Int(face.z))
-                let hasU = a == u || b == u || c == u, hasW = a == w || b == w || c == w
-                if hasU && hasW { continue }   // it disappears
-                let (pa, pb, pc) = (positions[a], positions[b], positions[c])
-                let n0 = (pb - pa).cross(pc - pa)
-                let qa = a == u || a == w ? p : pa, qb = b == u || b == w ? p : pb, qc = c == u || c == w ? p : pc
-                let n1 = (qb - qa).cross(qc - qa)
-                guard n1.length > 1e-12 * max(1e-30, n0.length), n0.dot(n1) > 0.2 * n0.length * n1.length else { return false }
-            }
+        facesKeep(around: u, u, w, to: p) && facesKeep(around: w, u, w, to: p)
+    }
+
+    private func facesKeep(around v: Int, _ u: Int, _ w: Int, to p: SIMD3<Double>) -> Bool {
+        for f in vertexFaces[v] where faceAlive[Int(f)] {
+            let face = faces[Int(f)]
+            let (a, b, c) = (Int(face.x), Int(face.y), Int(face.z))
+            let hasU = a == u || b == u || c == u, hasW = a == w || b == w || c == w
+            if hasU && hasW { continue }   // it disappears
+            let (pa, pb, pc) = (positions[a], positions[b], positions[c])
+            let n0 = (pb - pa).cross(pc - pa)
+            let qa = a == u || a == w ? p : pa, qb = b == u || b == w ? p : pb, qc = c == u || c == w ? p : pc
+            let n1 = (qb - qa).cross(qc - qa)
+            guard n1.length > 1e-12 * max(1e-30, n0.length), n0.dot(n1) > 0.2 * n0.length * n1.length else { return false }
         }
         return true
     }
@@ -139,33 +160,57 @@ struct CollapseState {
         if !normals.isEmpty { normals[u] = (normals[u] + t * (normals[w] - normals[u])).normalized }
         quadrics[u] = quadrics[u] + quadrics[w]
         var merged: [Int32] = []
-        for f in vertexFaces[u] + vertexFaces[w] where faceAlive[Int(f)] {
-            var face = faces[Int(f)]
-            let hasU = face.x == Int32(u) || face.y == Int32(u) || face.z == Int32(u)
-            let hasW = face.x == Int32(w) || face.y == Int32(w) || face.z == Int32(w)
-            if hasU && hasW {
-                faceAlive[Int(f)] = false
-                liveFaces -= 1
-                continue
+        merged.reserveCapacity(vertexFaces[u].count + vertexFaces[w].count)
+        for v in [u, w] {
+            for f in vertexFaces[v] where faceAlive[Int(f)] {
+                var face = faces[Int(f)]
+                let hasU = face.x == Int32(u) || face.y == Int32(u) || face.z == Int32(u)
+                let hasW = face.x == Int32(w) || face.y == Int32(w) || face.z == Int32(w)
+                if hasU && hasW {
+                    faceAlive[Int(f)] = false
+                    liveFaces -= 1
+                    continue
+                }
+                if hasW {
+                    if face.x == Int32(w) { face.x = Int32(u) }
+                    if face.y == Int32(w) { face.y = Int32(u) }
+                    if face.z == Int32(w) { face.z = Int32(u) }
+                    faces[Int(f)] = face
+                }
+                // A face of w alone cannot be one of u's: no face is listed twice.
+                merged.append(f)
             }
-            if hasW {
-                if face.x == Int32(w) { face.x = Int32(u) }
-                if face.y == Int32(w) { face.y = Int32(u) }
-                if face.z == Int32(w) { face.z = Int32(u) }
-                faces[Int(f)] = face
-            }
-            if !merged.contains(f) { merged.append(f) }
         }
         vertexFaces[u] = merged
         vertexFaces[w] = []
         vertexAlive[w] = false
         version[u] &+= 1
-        var neighbours = Set<Int>()
+        let seen = nextStamp()
+        var neighbours: [Int] = []
         for f in merged {
-            let face = faces[Int(f)]
-            for v in [Int(face.x), Int(face.y), Int(face.z)] where v != u { neighbours.insert(v) }
+            let c = corners(f)
+            for k in 0..<3 where c[k] != u && mark[c[k]] != seen {
+                mark[c[k]] = seen
+                neighbours.append(c[k])
+            }
         }
         for v in neighbours.sorted() { push(u, v) }
+    }
+
+    /// The corners of face `f`.
+    @inline(__always) func corners(_ f: Int32) -> SIMD3<Int> {
+        let face = faces[Int(f)]
+        return SIMD3(Int(face.x), Int(face.y), Int(face.z))
+    }
+
+    /// A stamp no vertex carries yet (the marks are cleared when the counter wraps).
+    mutating func nextStamp() -> UInt32 {
+        if stamp == .max {
+            mark = [UInt32](repeating: 0, count: mark.count)
+            stamp = 0
+        }
+        stamp += 1
+        return stamp
     }
 
     /// The surviving vertices and faces, renumbered in their original order.

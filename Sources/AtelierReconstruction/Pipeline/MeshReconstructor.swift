@@ -15,6 +15,8 @@ public struct MeshOptions: Sendable {
     /// The garment's real height in metres, to scale the model; nil keeps the model's own units.
     public var realHeight: Double?
     public var threads = 0
+    /// The memory to plan within (nil: what the machine has, `MemoryBudget.system()`).
+    public var memory: MemoryBudget?
 
     public init(detail: DetailLevel = .medium) { self.detail = detail }
 }
@@ -33,6 +35,21 @@ public struct MeshReconstruction: Sendable {
     public var texturing: TexturingReport
     public var stageSeconds: [ReconstructionStage: Double]
     public var skipped: [SkippedImage]
+    public var memory: MemoryReport
+}
+
+/// How the run fitted its memory budget: the sizes it worked at, and what it brought down.
+public struct MemoryReport: Sendable {
+    public var budgetBytes: Int?
+    /// Longest side of the photos in stereo (nil when the dense stage came from a checkpoint).
+    public var stereoSide: Int?
+    /// Longest side of the photos the texture was taken from, and the atlas's side.
+    public var texturePhotoSide = 0
+    public var textureSize = 0
+    /// The largest estimated peak of the planned stages.
+    public var estimatedPeakBytes = 0
+    /// One sentence per stage that was downscaled to fit.
+    public var notices: [String] = []
 }
 
 /// Finished stages a run can start from (`--checkpoint`): the fused depth maps and dense points,
@@ -71,9 +88,22 @@ public struct MeshReconstructor: Sendable {
         }
         var checkpoint = resume
         var skipped: [SkippedImage] = []
+        let budget = options.memory ?? MemoryBudget.system()
+        var memory = MemoryReport(budgetBytes: budget?.bytes)
+        let threads = WorkSplitter(threads: options.threads).threads
+        let registered = sparse.model.registeredImages
+        let largest = registered.map { sparse.model.intrinsics(of: $0) }.max { $0.width * $0.height < $1.width * $1.height }
         if checkpoint?.surface == nil {
             var denseOptions = DenseOptions()
             denseOptions.workingSide = options.detail.stereoSide
+            if let budget, let largest {
+                let plan = MemoryPlan.stereo(views: registered.count, width: largest.width, height: largest.height, side: options.detail.stereoSide,
+                                             threads: threads, resident: MemoryBudget.residentBytes(), budget: budget)
+                denseOptions.workingSide = plan.photoSide
+                memory.estimatedPeakBytes = plan.estimatedBytes
+                if let notice = plan.notice { memory.notices.append(notice) }
+            }
+            memory.stereoSide = denseOptions.workingSide
             denseOptions.automaticMasks = options.objectMasking
             denseOptions.threads = options.threads
             let dense = DenseReconstructor(options: denseOptions).reconstruct(sparse, resume: checkpoint) { fraction, detail in
@@ -107,11 +137,20 @@ public struct MeshReconstructor: Sendable {
         progress(ReconstructionProgress(stage: .optimisation, fraction: 1, detail: "\(mesh.triangles.count) triangles"))
         lap(.optimisation)
         progress(ReconstructionProgress(stage: .textureMapping, fraction: 0, detail: "reading photos"))
-        let textureSide = options.textureSize ?? options.detail.textureSize
+        var textureSide = options.textureSize ?? options.detail.textureSize
+        var photoSide = textureSide
+        if let budget, let largest {
+            let plan = MemoryPlan.texture(views: registered.count, width: largest.width, height: largest.height, side: textureSide, atlas: textureSide,
+                                          threads: threads, resident: MemoryBudget.residentBytes(), budget: budget)
+            (photoSide, textureSide) = (plan.photoSide, plan.atlasSide)
+            memory.estimatedPeakBytes = max(memory.estimatedPeakBytes, plan.estimatedBytes)
+            if let notice = plan.notice { memory.notices.append(notice) }
+        }
+        memory.texturePhotoSide = min(photoSide, largest.map { max($0.width, $0.height) } ?? photoSide)
+        memory.textureSize = textureSide
         let sparseModel = sparse.model
-        let registered = sparseModel.registeredImages
-        let photos: [TextureView?] = WorkSplitter(threads: options.threads).map(registered.count, balanced: true) { k in
-            Self.textureView(registered[k], model: sparseModel, source: sparse.used[registered[k]], maxSide: textureSide)
+        let photos: [TextureView?] = WorkSplitter(threads: options.threads).map(registered.count, balanced: true) { [photoSide] k in
+            Self.textureView(registered[k], model: sparseModel, source: sparse.used[registered[k]], maxSide: photoSide)
         }
         var texturingOptions = TexturingOptions()
         texturingOptions.textureSize = textureSide
@@ -131,7 +170,8 @@ public struct MeshReconstructor: Sendable {
         mesh.normals = mesh.normals.map { SIMD3<Float>((transform.rotation * SIMD3<Double>($0)).normalized) }
         return MeshReconstruction(mesh: mesh, densePoints: surface.points, meshFromSparse: transform,
                                   groundRemoved: surface.groundUp != nil, depthMaps: checkpoint!.depthMaps.count,
-                                  rawTriangles: surface.mesh.triangles.count, texturing: textured.report, stageSeconds: seconds, skipped: skipped)
+                                  rawTriangles: surface.mesh.triangles.count, texturing: textured.report, stageSeconds: seconds, skipped: skipped,
+                                  memory: memory)
     }
 
     /// A photo for texturing: undistorted to a pinhole camera at up to `maxSide` pixels on the

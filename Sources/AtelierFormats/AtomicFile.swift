@@ -1,0 +1,99 @@
+import Foundation
+
+/// Atomic replacement of files: each new file is written beside its final name, flushed to disk,
+/// then renamed over the old one, and the directory flushed, so a crash leaves either the old
+/// file or the new, never half of one. The one way Atelier's tools put files in place.
+public enum AtomicFile {
+    /// Why a write failed, with the system's reason.
+    public struct Failure: Error, CustomStringConvertible {
+        public enum Step: Sendable { case creating, writing, renaming }
+        public var path: String
+        public var step: Step
+        public var code: Int32
+
+        public var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+    }
+
+    /// Writes every file beside its final path, flushed to disk, then renames them into place in
+    /// the order given and flushes their directories. A failure before the renames leaves every
+    /// final path as it was; the temporaries are removed either way.
+    public static func write(_ files: [(path: String, bytes: [UInt8])]) throws(Failure) {
+        var staged: [(temporary: String, path: String)] = []
+        func cleanUp() { for file in staged { unlink(file.temporary) } }
+        for file in files {
+            let temporary = temporaryPath(for: file.path)
+            do {
+                try create(file.bytes, at: temporary, replacing: true)
+            } catch {
+                cleanUp()
+                throw Failure(path: file.path, step: error.step, code: error.code)
+            }
+            staged.append((temporary, file.path))
+        }
+        for (index, file) in staged.enumerated() where rename(file.temporary, file.path) != 0 {
+            let code = errno
+            for later in staged[index...] { unlink(later.temporary) }
+            throw Failure(path: file.path, step: .renaming, code: code)
+        }
+        for directory in Set(files.map { directoryOf($0.path) }) { syncDirectory(directory) }
+    }
+
+    /// Writes `bytes` to a new file at `path` and flushes it to disk; an existing file is an
+    /// error unless `replacing` (then it is truncated in place: not atomic, for temporaries).
+    public static func create(_ bytes: [UInt8], at path: String, replacing: Bool = false) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
+        guard fd >= 0 else { throw Failure(path: path, step: .creating, code: errno) }
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                written += n
+            }
+        }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0, failure == 0 { failure = errno }
+        if failure != 0 {
+            unlink(path)
+            throw Failure(path: path, step: .writing, code: failure)
+        }
+    }
+
+    /// Puts an already written `temporary` in place at `destination`.
+    public static func commit(temporary: String, to destination: String) throws {
+        let fd = open(temporary, O_RDONLY)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+        guard rename(temporary, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw BackupArchive.Failure("cannot move the new file into place at \(destination): \(reason)")
+        }
+        syncDirectory(directoryOf(destination))
+    }
+
+    /// A hidden name beside `path`, unique to this process.
+    public static func temporaryPath(for path: String) -> String {
+        directoryOf(path) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+    }
+
+    private static func directoryOf(_ path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
+    }
+
+    private static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+}
