@@ -34,6 +34,31 @@ struct ReconstructCheckpoint {
         fingerprint = parts.joined(separator: "\n")
     }
 
+    // MARK: running
+
+    /// The cameras: read back when the checkpoint holds them (saying so), otherwise made by
+    /// `compute` and saved. A checkpoint of other photos or options is said to be started again.
+    func sparse(compute: () throws -> SparseReconstruction) throws -> SparseReconstruction {
+        let state = state()
+        if state == nil, FileManager.default.fileExists(atPath: directory + "/state.json") {
+            Diagnostics.warn("\(directory): the checkpoint is of other photos or options; starting again")
+        }
+        if let state, stages(state).contains(Self.sparseStage) {
+            let result = try loadSparse(state)
+            Diagnostics.warn("resuming from \(directory): \(stages(state).joined(separator: ", ")) done")
+            return result
+        }
+        let result = try compute()
+        try saveSparse(result)
+        return result
+    }
+
+    /// The finished mesh stages to start from, if the checkpoint holds any for these options.
+    func meshResume() throws -> MeshCheckpoint? { try state().flatMap { try loadMesh($0) } }
+
+    /// Saves a finished mesh stage after the ones saved before.
+    func save(_ stage: MeshCheckpoint) throws { try saveMesh(stage, state: state() ?? [:]) }
+
     // MARK: state
 
     /// The stages done and the sparse record's facts, when the checkpoint matches this run.

@@ -183,21 +183,11 @@ public struct ReconstructCommand: ParsableCommand {
                                   options: "\(featureSensitivity) \(sampleOrdering) \(refineIntrinsics) \(autoMask) \(maxImageSide)",
                                   meshOptions: "\(detail.stereoSide) \(detail.volumeResolution) \(noObjectMasking)")
         }
-        var state = saved?.state()
-        if let saved, state == nil, FileManager.default.fileExists(atPath: saved.directory + "/state.json") {
-            Diagnostics.warn("\(saved.directory): the checkpoint is of other photos or options; starting again")
-        }
         let result: SparseReconstruction
         var mesh: MeshReconstruction?
         do {
-            if let saved, let state, saved.stages(state).contains(ReconstructCheckpoint.sparseStage) {
-                result = try saved.loadSparse(state)
-                Diagnostics.warn("resuming from \(saved.directory): \(saved.stages(state).joined(separator: ", ")) done")
-            } else {
-                result = try SparseReconstructor(options: options).reconstruct(input.sources, progress: report)
-                try saved?.saveSparse(result)
-                state = saved?.state()
-            }
+            let cameras = { try SparseReconstructor(options: options).reconstruct(input.sources, progress: report) }
+            result = try saved?.sparse(compute: cameras) ?? cameras()
             if detail != .sparse {
                 var meshOptions = MeshOptions(detail: detail)
                 meshOptions.maxTriangles = maxTriangles
@@ -205,10 +195,8 @@ public struct ReconstructCommand: ParsableCommand {
                 meshOptions.realHeight = height
                 meshOptions.objectMasking = !noObjectMasking
                 meshOptions.memory = memoryLimit.flatMap(MemoryBudget.parse)
-                let resume = try state.flatMap { try saved?.loadMesh($0) }
-                mesh = try MeshReconstructor(options: meshOptions).reconstruct(result, resume: resume, save: { stage in
-                    try saved?.saveMesh(stage, state: saved?.state() ?? [:])
-                }, progress: report)
+                mesh = try MeshReconstructor(options: meshOptions).reconstruct(result, resume: try saved?.meshResume(),
+                                                                               save: { try saved?.save($0) }, progress: report)
             }
         } catch let error as ReconstructionError {
             bar.finish()

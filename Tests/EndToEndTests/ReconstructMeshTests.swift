@@ -188,6 +188,12 @@ final class ReconstructMeshTests: XCTestCase {
         let third = try String(contentsOfFile: shell.dir + "/third.ndjson", encoding: .utf8)
         XCTAssertFalse(third.contains("\"stage\":\"image alignment\""))
         XCTAssertTrue(third.contains("\"stage\":\"point cloud generation\""))
+        // Other camera options: the checkpoint is not used, and the run says so.
+        let changed = try shell.run("atl-reconstruct '\(capture)' --detail sparse --feature-sensitivity high --checkpoint ck -o m3 --progress json 2> fourth.ndjson > /dev/null")
+        XCTAssertEqual(changed.status, 0, changed.err)
+        let fourth = try String(contentsOfFile: shell.dir + "/fourth.ndjson", encoding: .utf8)
+        XCTAssertTrue(fourth.contains("the checkpoint is of other photos or options; starting again"), fourth)
+        XCTAssertTrue(fourth.contains("\"stage\":\"image alignment\""), fourth)
     }
 
     func testExportRefusesWhatItCannotWrite() throws {
