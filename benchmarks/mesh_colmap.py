@@ -24,6 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mesh_eval import centres, score, umeyama  # noqa: E402
 
 TRIM = float(os.environ.get("POISSON_TRIM", "0"))
+# REUSE_MESHES=1 scores the Poisson meshes of an earlier run again instead of remaking them.
+REUSE = os.environ.get("REUSE_MESHES") == "1"
 
 
 def write_ply(path, points, normals):
@@ -36,15 +38,18 @@ def write_ply(path, points, normals):
 def mesh_and_score(label, cloud, model_images, truth_dir, work, name):
     mesh_path = os.path.join(work, f"colmap-poisson-{name}-{label.split()[0]}.ply")
     start = time.time()
-    options = pycolmap.PoissonMeshingOptions()
-    # COLMAP's default density trim (10) leaves a few triangles of a sparse cloud, or of a cloud
-    # as thin as a single view's pixels: trim less, as COLMAP's docs suggest for sparse input.
-    options.trim = TRIM
-    pycolmap.poisson_meshing(cloud, mesh_path, options)
-    seconds = time.time() - start
+    if REUSE and os.path.exists(mesh_path):
+        seconds = float("nan")   # scored again from the mesh of an earlier run
+    else:
+        options = pycolmap.PoissonMeshingOptions()
+        # COLMAP's default density trim (10) leaves a few triangles of a sparse cloud, or of a cloud
+        # as thin as a single view's pixels: trim less, as COLMAP's docs suggest for sparse input.
+        options.trim = TRIM
+        pycolmap.poisson_meshing(cloud, mesh_path, options)
+        seconds = time.time() - start
     mesh = trimesh.load(mesh_path, process=False, force="mesh")
     if len(mesh.faces) == 0:
-        print(f"| {name} | {label} (trim {TRIM}) | | 0 | 0 | {seconds:.1f} | no surface | |")
+        print(f"| {name} | {label} (trim {TRIM}) | | 0 | 0 | {seconds:.1f} | no surface | | |")
         return
     truth_mesh = trimesh.load(os.path.join(truth_dir, "truth", "mesh.ply"), process=False)
     tau = 0.01 * float(np.linalg.norm(truth_mesh.bounds[1] - truth_mesh.bounds[0]))
@@ -56,7 +61,7 @@ def mesh_and_score(label, cloud, model_images, truth_dir, work, name):
     truth = trimesh.sample.sample_surface(truth_mesh, 200000, seed=2)[0]
     sc = score(ours, truth, tau, floor=0.02)
     n_in = len(trimesh.load(cloud, process=False).vertices)
-    print(f"| {name} | {label} (trim {TRIM}) | {n_in} | {len(mesh.vertices)} | {len(mesh.faces)} | {seconds:.1f} | {sc['fscore']:.3f} | {sc['chamferPercent']:.3f} |")
+    print(f"| {name} | {label} (trim {TRIM}) | {n_in} | {len(mesh.vertices)} | {len(mesh.faces)} | {seconds:.1f} | {sc['fscore']:.3f} | {sc['fscoreHalf']:.3f} | {sc['chamferPercent']:.3f} |")
 
 
 def main():
