@@ -63,7 +63,7 @@ let package = Package(
         // Synthetic captures with exact ground truth (a garment-like mesh rendered from known cameras),
         // for testing and benchmarking reconstruction. Test support, not shipped: no product, no install.
         // Optimised even in debug builds, like AtelierImaging: its render loops crawl unoptimised.
-        .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging", "AtelierGeometry"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging", "AtelierGeometry", "AtelierFormats"], swiftSettings: [.unsafeFlags(["-O"])]),
         // Structure from motion and beyond: features first (SIFT with RootSIFT descriptors).
         // Optimised even in debug builds, like AtelierImaging: its scale-space loops crawl unoptimised.
         .target(name: "AtelierReconstruction", dependencies: ["AtelierImaging", "AtelierGeometry", "AtelierFormats", "COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),

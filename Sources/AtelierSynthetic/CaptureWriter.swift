@@ -45,14 +45,14 @@ public enum CaptureWriter {
         try prepare(root, overwrite: overwrite)
         try createDirectory(truth)
 
-        try AtomicFile.write(PLYWriter.binary(capture.scene.mesh, comments: [
+        try CaptureFile.write(PLYWriter.binary(capture.scene.mesh, comments: [
             "Atelier synthetic capture \(capture.spec.preset.rawValue) seed \(capture.spec.seed): the true garment surface",
             "units metres, +Y up, ground plane y = 0",
         ]), to: truth + "/mesh.ply")
         if includeTexture {
             let image = capture.spec.photoTexture ?? textureImage(capture)
             do {
-                try AtomicFile.write(try PNG.encode(image), to: truth + "/texture.png")
+                try CaptureFile.write(try PNG.encode(image), to: truth + "/texture.png")
             } catch let error as SyntheticError {
                 throw error
             } catch {
@@ -64,19 +64,19 @@ public enum CaptureWriter {
         for index in 0 ..< total {
             let started = DispatchTime.now().uptimeNanoseconds
             let name = SyntheticCapture.imageName(index)
-            try AtomicFile.write(try capture.jpeg(index), to: root + "/" + name)
+            try CaptureFile.write(try capture.jpeg(index), to: root + "/" + name)
             progress(Progress(index: index + 1, total: total, name: name,
                               seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9))
         }
 
         let images = capture.cameras.enumerated().map { (name: SyntheticCapture.imageName($0.offset), pose: $0.element.pose) }
-        try AtomicFile.write(COLMAPText.cameras(capture.intrinsics), to: truth + "/cameras.txt")
-        try AtomicFile.write(COLMAPText.images(images), to: truth + "/images.txt")
-        try AtomicFile.write(COLMAPText.emptyPoints3D, to: truth + "/points3D.txt")
+        try CaptureFile.write(COLMAPText.cameras(capture.intrinsics), to: truth + "/cameras.txt")
+        try CaptureFile.write(COLMAPText.images(images), to: truth + "/images.txt")
+        try CaptureFile.write(COLMAPText.emptyPoints3D, to: truth + "/points3D.txt")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let json = try? encoder.encode(capture.sceneDescription) else { throw .encodingFailed("scene.json") }
-        try AtomicFile.write(Array(json) + [0x0A], to: truth + "/scene.json")
+        try CaptureFile.write(Array(json) + [0x0A], to: truth + "/scene.json")
 
         return Summary(directory: root, images: total, width: capture.intrinsics.width, height: capture.intrinsics.height,
                        preset: capture.spec.preset.rawValue, seed: capture.spec.seed, surface: capture.spec.resolvedSurface.rawValue,
