@@ -87,4 +87,16 @@ final class CareCropTests: XCTestCase {
         XCTAssertEqual(Set(kept.map(\.symbol.code)), ["iron-no-steam", "wash-40", "bleach-any"])
         XCTAssertEqual(kept.count, 3)
     }
+
+    func testOnlyACropShapedPhotoIsAlsoReadWhole() throws {
+        // A square photo: the centred square's middle 80 %, so the classifier's crop is the photo.
+        let square = try XCTUnwrap(CareLabelReader.wholeImageBox(width: 100, height: 100))
+        XCTAssertEqual(CareCrop.square(around: square), CareCrop.Region(x0: 0, y0: 0, x1: 100, y1: 100))
+        let tall = try XCTUnwrap(CareLabelReader.wholeImageBox(width: 60, height: 90))
+        XCTAssertEqual(tall.width, 48, accuracy: 1e-9)
+        XCTAssertEqual(tall.centreY, 45, accuracy: 1e-9)
+        // A label photo is wider than a crop; a sliver is no photo of a symbol.
+        XCTAssertNil(CareLabelReader.wholeImageBox(width: 1000, height: 400))
+        XCTAssertNil(CareLabelReader.wholeImageBox(width: 5, height: 5))
+    }
 }

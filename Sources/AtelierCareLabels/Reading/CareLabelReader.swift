@@ -52,26 +52,51 @@ public struct CareLabelReader: Sendable {
         return Self.softmax(classifier.run(input).values)
     }
 
+    /// The classifier's reading of the crop around `box`: the most probable class and its
+    /// probability, seen again at the wider crop when the first view is unsure.
+    private func best(_ grey: Image, around box: SymbolBox) -> (symbol: CareSymbol?, confidence: Double) {
+        var probabilities = classify(grey, around: box, scale: Self.viewScales[0])
+        if (probabilities.max() ?? 0) < Self.sureEnough {
+            let views = Float(Self.viewScales.count)
+            probabilities = probabilities.map { $0 / views }
+            for scale in Self.viewScales.dropFirst() {
+                for (i, p) in classify(grey, around: box, scale: scale).enumerated() { probabilities[i] += p / views }
+            }
+        }
+        guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }) else { return (nil, 0) }
+        return (classes[best], Double(probabilities[best]))
+    }
+
     /// The symbols in `image`, in reading order.
     public func read(_ image: Image, minConfidence: Double = 0.5) -> [ReadSymbol] {
         let grey = image.grey()
         var read: [ReadSymbol] = []
         for candidate in detector.detect(grey) {
-            var probabilities = classify(grey, around: candidate.box, scale: Self.viewScales[0])
-            if (probabilities.max() ?? 0) < Self.sureEnough {
-                let views = Float(Self.viewScales.count)
-                probabilities = probabilities.map { $0 / views }
-                for scale in Self.viewScales.dropFirst() {
-                    for (i, p) in classify(grey, around: candidate.box, scale: scale).enumerated() { probabilities[i] += p / views }
-                }
-            }
-            guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
-                  let symbol = classes[best] else { continue }
-            let confidence = Double(probabilities[best])
-            guard confidence >= minConfidence else { continue }
+            let (symbol, confidence) = best(grey, around: candidate.box)
+            guard let symbol, confidence >= minConfidence else { continue }
             read.append(ReadSymbol(symbol: symbol, confidence: confidence, box: candidate.box))
         }
-        return ReadingOrder.sorted(Self.withoutNested(read)) { $0.box }
+        read = Self.withoutNested(read)
+        if read.count <= 1, let whole = Self.wholeImageBox(width: grey.width, height: grey.height) {
+            let (symbol, confidence) = best(grey, around: whole)
+            if let symbol, confidence >= max(minConfidence, read.first?.confidence ?? 0) {
+                read = [ReadSymbol(symbol: symbol, confidence: confidence, box: whole)]
+            }
+        }
+        return ReadingOrder.sorted(read) { $0.box }
+    }
+
+    /// The longest side over the shortest of a photo that may be the crop of one symbol.
+    static let cropAspect = 1.6
+
+    /// For a photo shaped like the crop of one symbol, the symbol box whose classifier crop is the
+    /// whole photo. The detector is trained on symbols with room around them; a crop the user cut
+    /// tight around one symbol is read by the classifier directly, which also knows "not a symbol".
+    static func wholeImageBox(width: Int, height: Int) -> SymbolBox? {
+        let w = Double(width), h = Double(height)
+        guard min(w, h) >= 8, max(w, h) / min(w, h) <= cropAspect else { return nil }
+        let side = min(w, h) / CareCrop.margin
+        return SymbolBox(x: (w - side) / 2, y: (h - side) / 2, width: side, height: side)
     }
 
     /// A box this much inside a larger symbol's is part of that symbol.
