@@ -88,6 +88,19 @@ final class CareCropTests: XCTestCase {
         XCTAssertEqual(kept.count, 3)
     }
 
+    func testALabelMistakenForASymbolGoesAndItsSymbolsStay() throws {
+        func read(_ code: String, _ confidence: Double, _ x: Double, _ y: Double, _ side: Double) throws -> ReadSymbol {
+            ReadSymbol(symbol: try XCTUnwrap(CareSymbol.named(code)), confidence: confidence, box: SymbolBox(x: x, y: y, width: side, height: side))
+        }
+        // A square label read as a tumble-drying square, around three symbols a fiftieth its size.
+        let label = try read("tumble-no-heat", 0.8, 0, 0, 560)
+        let row = [try read("wash-40", 0.7, 40, 100, 80), try read("bleach-any", 0.9, 160, 100, 80), try read("dry-no", 0.95, 280, 100, 80)]
+        XCTAssertEqual(Set(CareLabelReader.withoutNested([label] + row).map(\.symbol.code)), ["wash-40", "bleach-any", "dry-no"])
+        // One small, less sure find inside a symbol stays a part of it; one as sure as the box wins.
+        XCTAssertEqual(CareLabelReader.withoutNested([label, row[0]]).map(\.symbol.code), ["tumble-no-heat"])
+        XCTAssertEqual(CareLabelReader.withoutNested([label, row[2]]).map(\.symbol.code), ["dry-no"])
+    }
+
     func testOnlyACropShapedPhotoIsAlsoReadWhole() throws {
         // A square photo: the centred square's middle 80 %, so the classifier's crop is the photo.
         let square = try XCTUnwrap(CareLabelReader.wholeImageBox(width: 100, height: 100))

@@ -101,11 +101,23 @@ public struct CareLabelReader: Sendable {
 
     /// A box this much inside a larger symbol's is part of that symbol.
     static let nestedFraction = 0.6
+    /// The parts of a symbol that can be read as symbols on their own (the circle of a tumble
+    /// square, the iron of `iron-no-steam`, the tub of a washing symbol) take at least this share
+    /// of its box; a symbol smaller than that inside a box is not a part of it.
+    static let partArea = 0.2
 
     /// The symbols less those found inside a larger one. Symbols do not nest on a label, so a find
     /// inside another is a part of it read on its own: the iron of `iron-no-steam`, the triangle of
-    /// `bleach-chlorine`, the tub of a washing symbol, or the same symbol found twice.
+    /// `bleach-chlorine`, the tub of a washing symbol, or the same symbol found twice. But a box
+    /// holding symbols much smaller than itself is not a symbol: it is the label (or a row of it)
+    /// mistaken for one, a square label for a tumble-drying square, say, and it goes instead.
     static func withoutNested(_ symbols: [ReadSymbol]) -> [ReadSymbol] {
+        let symbols = symbols.filter { container in
+            let small = symbols.filter {
+                $0.box.area < partArea * container.box.area && $0.box.fractionInside(container.box) >= nestedFraction
+            }
+            return !(small.count >= 2 || small.contains { $0.confidence >= container.confidence })
+        }
         var kept: [ReadSymbol] = []
         for symbol in symbols.sorted(by: { $0.box.area > $1.box.area })
         where !kept.contains(where: { symbol.box.fractionInside($0.box) >= nestedFraction }) {
