@@ -72,9 +72,10 @@ public struct CareLabelReader: Sendable {
         let grey = image.grey()
         var read: [ReadSymbol] = []
         for candidate in detector.detect(grey) {
-            let (symbol, confidence) = best(grey, around: candidate.box)
+            let box = MarksBelow.extend(candidate.box, in: grey)
+            let (symbol, confidence) = best(grey, around: box)
             guard let symbol, confidence >= minConfidence else { continue }
-            read.append(ReadSymbol(symbol: symbol, confidence: confidence, box: candidate.box))
+            read.append(ReadSymbol(symbol: symbol, confidence: confidence, box: box))
         }
         read = Self.withoutNested(read)
         if read.count <= 1, let whole = Self.wholeImageBox(width: grey.width, height: grey.height) {
