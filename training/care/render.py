@@ -481,9 +481,9 @@ def _dot_radius(d, rng, lo=0.035, hi=0.065):
 
 def _bars(d, rng, n, cx, bottom, width):
     """n short bars under a shape whose ink ends at y = bottom."""
-    bw = d.width * rng.uniform(0.75, 1.1)
-    y = bottom + rng.uniform(0.07, 0.16) + bw / 2
-    step = bw + rng.uniform(0.05, 0.12)
+    bw = d.width * rng.uniform(0.6, 1.1)
+    y = bottom + rng.uniform(0.05, 0.24) + bw / 2
+    step = bw + rng.uniform(0.04, 0.2)
     for _ in range(n):
         d.line([(cx - width / 2, y), (cx + width / 2, y)], bw)
         y += step
@@ -590,7 +590,8 @@ def _hand(d, rng, tub):
     p = np.asarray(_hand_outline(rng))
     if rng.random() < 0.5:
         p[:, 0] = -p[:, 0]  # thumb on the other side
-    k = rng.uniform(0.9, 1.2)
+    p[:, 0] *= rng.uniform(1.0, 1.45)  # slender hand to broad mitten
+    k = rng.uniform(0.9, 1.2) if rng.random() < 0.5 else rng.uniform(1.2, 1.6)  # big hands fill the tub
     a = np.radians(rng.uniform(8, 55) * (-1 if rng.random() < 0.12 else 1))  # mostly from the upper right
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     p = p * k @ rot.T
@@ -599,7 +600,7 @@ def _hand(d, rng, tub):
     shift = target - tip
     p += shift
     # Cut the forearm where it leaves the picture, above the tub.
-    y_cut = tub.top - rng.uniform(0.15, 0.35)
+    y_cut = tub.top - (rng.uniform(0.15, 0.35) if rng.random() < 0.5 else rng.uniform(-0.02, 0.15))
     for i, j in ((0, 1), (-1, -2)):
         t = (y_cut - p[j, 1]) / (p[i, 1] - p[j, 1])
         p[i] = p[j] + t * (p[i] - p[j])
@@ -621,7 +622,7 @@ def _wash(code, rng):
     tub = _tub(d, rng)
     temp, dots, bars = WASH_SPEC[code]
     if temp is not None:
-        if rng.random() < 0.5:
+        if rng.random() < 0.6:  # digits are the commoner drawing, and the harder to read
             _tub_number(d, rng, tub, temp)
         else:
             _tub_dots(d, rng, tub, dots)
@@ -831,11 +832,16 @@ def _iron(code, rng):
     d.line(body, closed=True)
     xr = 1 - slant - rng.uniform(0.04, 0.14)
     xf = xn + rng.uniform(-0.02, 0.12)
-    if rng.random() < 0.7:
+    style = rng.random()
+    if style < 0.6:
         handle = _round_corners([(xr, top), (xr - rng.uniform(0, 0.1), 0), (xf + rng.uniform(0.04, 0.16), 0),
                                  (xf, top)], rng.uniform(0.04, 0.14))
-    else:
+    elif style < 0.85:
         handle = _bezier((xr, top), ((xr + xf) / 2, -top * rng.uniform(0.8, 1.0)), (xf, top), 16)
+    else:  # a block on the body (a second tier), as some labels draw the handle
+        inset = rng.uniform(0.03, 0.12)
+        handle = _round_corners([(xr, top), (xr - inset, 0), (xf + inset + rng.uniform(0.0, 0.15), 0), (xf, top)],
+                                rng.uniform(0.0, 0.05))
     d.line(handle)
     n = IRON_DOTS[code]
     if n:
@@ -854,11 +860,11 @@ def _iron(code, rng):
 def _steam_crossed(d, rng, sole):
     """Two or three short steam lines under the sole, crossed by a small X."""
     n = 2 if rng.random() < 0.5 else 3
-    pitch = rng.uniform(0.14, 0.22)
-    length = rng.uniform(0.14, 0.24)
+    pitch = rng.uniform(0.12, 0.3)
+    length = rng.uniform(0.12, 0.32)
     lean = length * rng.uniform(-0.5, 0.5)
-    cx = rng.uniform(0.42, 0.58)
-    y0 = sole + d.width / 2 + rng.uniform(0.05, 0.11)
+    cx = rng.uniform(0.4, 0.6)
+    y0 = sole + d.width / 2 + rng.uniform(0.03, 0.14)
     lw = d.width * rng.uniform(0.7, 1.0)
     for i in range(n):
         x = cx + (i - (n - 1) / 2) * pitch

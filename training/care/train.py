@@ -161,7 +161,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "Sources", "AtelierCareLabels", "Models"))
     parser.add_argument("--seed", type=int, default=3758)
     parser.add_argument("--classifier-samples", type=int, default=160_000)
-    parser.add_argument("--classifier-epochs", type=int, default=2)
+    parser.add_argument("--classifier-epochs", type=int, default=3)
     parser.add_argument("--detector-samples", type=int, default=12_000)
     parser.add_argument("--detector-epochs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=128)
