@@ -174,6 +174,31 @@ def classifier_chunk(args):
     return np.stack(xs[:count]), np.array(ys[:count], dtype=np.int32)
 
 
+# ---------------------------------------------------------------- temperature samples
+
+# The temperature reader's classes: what a machine-wash tub shows in its water, a temperature
+# (care-symbols.md) or nothing (ASTM's plain tub, any temperature).
+TEMPERATURES = [30, 40, 50, 60, 70, 95, None]
+TEMPERATURE_CLASSES = [str(t) if t else NONE for t in TEMPERATURES]
+TEMPERATURE_CODES = [[c for c in render.CODES if c.startswith("wash-machine")] if t is None
+                     else [c for c in render.CODES if render.WASH_SPEC.get(c, (None,))[0] == t] for t in TEMPERATURES]
+
+
+def temperature_chunk(args):
+    """`count` (crop, class index) samples: machine-wash tubs showing a temperature (as digits or
+    dots) or none, with or without bars under them, every class equally often, cut as the
+    classifier's crops are."""
+    seed, count = args
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for _ in range(count):
+        k = int(rng.integers(len(TEMPERATURES)))
+        codes = TEMPERATURE_CODES[k]
+        xs.append(render.render_symbol_crop(codes[int(rng.integers(len(codes)))], rng, M.CLASSIFIER_SIZE))
+        ys.append(k)
+    return np.stack(xs), np.array(ys, dtype=np.int32)
+
+
 # ---------------------------------------------------------------- detector samples
 
 PATCH = 128

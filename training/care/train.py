@@ -1,4 +1,5 @@
-"""Train the care-symbol detector and classifier and write them where atl-classify loads them.
+"""Train the care-symbol detector, classifier and temperature reader; write them where atl-classify
+loads them.
 
     python3 training/care/train.py            # what `make train-care` runs
     python3 training/care/train.py --quick    # a few minutes, to check the pipeline end to end
@@ -69,20 +70,23 @@ def classifier_batch(crops, rng):
     return ((out - NORMALIZE[0]) / NORMALIZE[1])[..., None]
 
 
-def train_classifier(crops, labels, args):
-    layers = M.resolve(M.CLASSIFIER_LAYERS, len(data.CLASSES))
+def train_classifier(crops, labels, args, classes=data.CLASSES, epochs=None, name="classifier"):
+    """A network of M.CLASSIFIER_LAYERS naming each crop as one of `classes`; also its accuracy
+    on the fortieth of the crops held out."""
+    epochs = epochs or args.classifier_epochs
+    layers = M.resolve(M.CLASSIFIER_LAYERS, len(classes))
     rng = np.random.default_rng(args.seed)
     order = rng.permutation(len(crops))
     held = max(500, len(crops) // 40)
     val, train = order[:held], order[held:]
-    steps = args.classifier_epochs * len(train) // args.batch
+    steps = epochs * len(train) // args.batch
     opt = optax.adamw(schedule(steps, args.lr), weight_decay=1e-4)
     params = M.init(layers, 1, (M.CLASSIFIER_SIZE,) * 2, jax.random.PRNGKey(args.seed))
     state = opt.init(params)
 
     def loss_fn(p, x, y):
         logits = M.apply(layers, p, x)
-        target = optax.smooth_labels(jax.nn.one_hot(y, len(data.CLASSES)), 0.05)
+        target = optax.smooth_labels(jax.nn.one_hot(y, len(classes)), 0.05)
         return optax.softmax_cross_entropy(logits, target).mean()
 
     @jax.jit
@@ -94,14 +98,14 @@ def train_classifier(crops, labels, args):
     predict = jax.jit(lambda p, x: jnp.argmax(M.apply(layers, p, x), -1))
     vx = classifier_batch(crops[val], rng)
     t, done = time.time(), 0
-    for epoch in range(args.classifier_epochs):
+    for epoch in range(epochs):
         rng.shuffle(train)
         for i in range(0, len(train) - args.batch + 1, args.batch):
             idx = train[i:i + args.batch]
             params, state, loss = step(params, state, classifier_batch(crops[idx], rng), labels[idx])
             done += 1
             if done % 200 == 0:
-                print(f"\r  classifier step {done}/{steps} loss {float(loss):.3f} {(time.time() - t) / done * (steps - done) / 60:.1f} min left", end="", flush=True)
+                print(f"\r  {name} step {done}/{steps} loss {float(loss):.3f} {(time.time() - t) / done * (steps - done) / 60:.1f} min left", end="", flush=True)
         guess = np.concatenate([np.asarray(predict(params, vx[j:j + 512])) for j in range(0, len(vx), 512)])
         accuracy = float(np.mean(guess == labels[val]))
         print(f"\n  epoch {epoch + 1}: held-out accuracy {accuracy:.4f}")
@@ -162,20 +166,23 @@ def main():
     parser.add_argument("--seed", type=int, default=3758)
     parser.add_argument("--classifier-samples", type=int, default=160_000)
     parser.add_argument("--classifier-epochs", type=int, default=3)
+    parser.add_argument("--temperature-samples", type=int, default=80_000)
+    parser.add_argument("--temperature-epochs", type=int, default=4)
     parser.add_argument("--detector-samples", type=int, default=12_000)
     parser.add_argument("--detector-epochs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--detector-batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--only", choices=["classifier", "detector"])
+    parser.add_argument("--only", choices=["classifier", "temperature", "detector"])
     parser.add_argument("--quick", action="store_true", help="small sample counts, to check the pipeline")
     args = parser.parse_args()
     if args.quick:
         args.classifier_samples, args.classifier_epochs = 6000, 1
+        args.temperature_samples, args.temperature_epochs = 3000, 1
         args.detector_samples, args.detector_epochs = 600, 1
     os.makedirs(args.out, exist_ok=True)
 
-    if args.only != "detector":
+    if args.only in (None, "classifier"):
         crops, labels = cached("classifier", (args.seed, args.classifier_samples),
                                lambda: data.generate(data.classifier_chunk, args.classifier_samples, args.seed))
         layers, params, accuracy = train_classifier(crops, labels, args)
@@ -183,7 +190,16 @@ def main():
                  (M.CLASSIFIER_SIZE,) * 2, NORMALIZE, classes=data.CLASSES,
                  meta={"crop_margin": M.CROP_MARGIN, "seed": args.seed, "samples": args.classifier_samples,
                        "epochs": args.classifier_epochs, "held_out_accuracy": round(accuracy, 4)})
-    if args.only != "classifier":
+    if args.only in (None, "temperature"):
+        crops, labels = cached("temperature", (args.seed, args.temperature_samples),
+                               lambda: data.generate(data.temperature_chunk, args.temperature_samples, args.seed + 11))
+        classes = data.TEMPERATURE_CLASSES
+        layers, params, accuracy = train_classifier(crops, labels, args, classes, args.temperature_epochs, "temperature")
+        M.export(os.path.join(args.out, "care-temperature.atlnn"), "care-temperature", layers, params, 1,
+                 (M.CLASSIFIER_SIZE,) * 2, NORMALIZE, classes=classes,
+                 meta={"crop_margin": M.CROP_MARGIN, "seed": args.seed, "samples": args.temperature_samples,
+                       "epochs": args.temperature_epochs, "held_out_accuracy": round(accuracy, 4)})
+    if args.only in (None, "detector"):
         samples = cached("detector", (args.seed, args.detector_samples),
                          lambda: data.generate(data.detector_chunk, args.detector_samples, args.seed + 7, per_chunk=96))
         layers, params = train_detector(samples, args)

@@ -3,13 +3,14 @@ import Foundation
 
 /// Reads the care symbols in a photo: a whole label or a crop of one symbol.
 ///
-/// Two small networks trained on rendered labels (`make train-care`, `docs/care-model.md`): a
-/// detector proposes where symbols are, and a classifier names each proposal as one of the 62
-/// codes or as "not a symbol". Nothing is reported below `minConfidence`, so a photo without a
-/// label gives no symbols rather than guesses.
+/// Small networks trained on rendered labels (`make train-care`, `docs/care-model.md`): a
+/// detector proposes where symbols are, a classifier names each proposal as one of the 62 codes
+/// or as "not a symbol", and a third network reads the temperature in a washing tub. Nothing is
+/// reported below `minConfidence`, so a photo without a label gives no symbols rather than guesses.
 public struct CareLabelReader: Sendable {
     let detector: SymbolDetector
     let classifier: Network
+    let temperature: TemperatureReader
     /// The classifier's classes in output order: the codes, then "none".
     let classes: [CareSymbol?]
 
@@ -25,6 +26,11 @@ public struct CareLabelReader: Sendable {
             throw NetworkError.invalid(source: classifier.source, reason: "the classifier does not take square one-channel crops")
         }
         cropSide = side
+        let temperature = try Network(contentsOf: dir.appendingPathComponent(CareModels.temperatureFile))
+        guard temperature.inputWidth == side, temperature.inputHeight == side, temperature.inputChannels == 1 else {
+            throw NetworkError.invalid(source: temperature.source, reason: "the temperature network does not take the classifier's crops")
+        }
+        self.temperature = try TemperatureReader(network: temperature)
         var classes: [CareSymbol?] = []
         for name in classifier.classes {
             if name == "none" {
@@ -45,26 +51,40 @@ public struct CareLabelReader: Sendable {
     /// plain text), so the second view costs little time.
     static let sureEnough: Float = 0.9
 
-    /// The classifier's probabilities for the square crop around `box`, widened by `scale`.
-    private func classify(_ grey: Image, around box: SymbolBox, scale: Double) -> [Float] {
+    /// The classifier's input for the square crop around `box`, widened by `scale`.
+    private func crop(_ grey: Image, around box: SymbolBox, scale: Double) -> Tensor {
         let crop = CareCrop.resample(grey, CareCrop.square(around: box, scale: scale), width: cropSide, height: cropSide)
-        let input = Tensor(channels: 1, height: cropSide, width: cropSide, values: CareCrop.normalizedCrop(crop))
-        return Self.softmax(classifier.run(input).values)
+        return Tensor(channels: 1, height: cropSide, width: cropSide, values: CareCrop.normalizedCrop(crop))
     }
 
     /// The classifier's reading of the crop around `box`: the most probable class and its
-    /// probability, seen again at the wider crop when the first view is unsure.
-    private func best(_ grey: Image, around box: SymbolBox) -> (symbol: CareSymbol?, confidence: Double) {
-        var probabilities = classify(grey, around: box, scale: Self.viewScales[0])
+    /// probability. A sure answer stands; an unsure one gets second looks: the wider crop, and
+    /// for a machine-wash tub the temperature network's opinion of its water (on the first crop,
+    /// which is enough and keeps a label under 50 ms).
+    private func best(_ grey: Image, around box: SymbolBox, minConfidence: Double) -> (symbol: CareSymbol?, confidence: Double) {
+        var inputs = [crop(grey, around: box, scale: Self.viewScales[0])]
+        var probabilities = Self.softmax(classifier.run(inputs[0]).values)
         if (probabilities.max() ?? 0) < Self.sureEnough {
-            let views = Float(Self.viewScales.count)
-            probabilities = probabilities.map { $0 / views }
-            for scale in Self.viewScales.dropFirst() {
-                for (i, p) in classify(grey, around: box, scale: scale).enumerated() { probabilities[i] += p / views }
+            inputs += Self.viewScales.dropFirst().map { crop(grey, around: box, scale: $0) }
+            probabilities = Self.mean(inputs.map { Self.softmax(classifier.run($0).values) })
+            if let share = TemperatureReader.tubShare(probabilities, classes: classes), Double(share) >= minConfidence {
+                probabilities = TemperatureReader.combine(probabilities, classes: classes,
+                                                          temperature: temperature.probabilities(inputs[0]),
+                                                          temperatures: temperature.temperatures)
             }
         }
         guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }) else { return (nil, 0) }
         return (classes[best], Double(probabilities[best]))
+    }
+
+    /// The element-wise mean of equally long probability vectors.
+    static func mean(_ vectors: [[Float]]) -> [Float] {
+        guard var sum = vectors.first else { return [] }
+        for vector in vectors.dropFirst() {
+            for i in sum.indices { sum[i] += vector[i] }
+        }
+        let count = Float(vectors.count)
+        return sum.map { $0 / count }
     }
 
     /// The symbols in `image`, in reading order.
@@ -73,13 +93,13 @@ public struct CareLabelReader: Sendable {
         var read: [ReadSymbol] = []
         for candidate in detector.detect(grey) {
             let box = MarksBelow.extend(candidate.box, in: grey)
-            let (symbol, confidence) = best(grey, around: box)
+            let (symbol, confidence) = best(grey, around: box, minConfidence: minConfidence)
             guard let symbol, confidence >= minConfidence else { continue }
             read.append(ReadSymbol(symbol: symbol, confidence: confidence, box: box))
         }
         read = Self.withoutNested(read)
         if read.count <= 1, let whole = Self.wholeImageBox(width: grey.width, height: grey.height) {
-            let (symbol, confidence) = best(grey, around: whole)
+            let (symbol, confidence) = best(grey, around: whole, minConfidence: minConfidence)
             if let symbol, confidence >= max(minConfidence, read.first?.confidence ?? 0) {
                 read = [ReadSymbol(symbol: symbol, confidence: confidence, box: whole)]
             }

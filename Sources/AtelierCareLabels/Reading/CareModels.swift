@@ -6,6 +6,8 @@ import Foundation
 public enum CareModels {
     static let detectorFile = "care-detector.atlnn"
     static let classifierFile = "care-classifier.atlnn"
+    static let temperatureFile = "care-temperature.atlnn"
+    static let files = [detectorFile, classifierFile, temperatureFile]
 
     /// The places searched, in order: `$ATELIER_MODELS`, `../share/atelier/models` beside the
     /// running executable (an installed tool), and the source tree the tool was built from.
@@ -21,11 +23,10 @@ public enum CareModels {
         return dirs
     }
 
-    /// The first candidate that holds both networks.
+    /// The first candidate that holds all the networks.
     public static func directory() throws -> URL {
         let dirs = candidates()
-        for dir in dirs where FileManager.default.fileExists(atPath: dir.appendingPathComponent(detectorFile).path)
-            && FileManager.default.fileExists(atPath: dir.appendingPathComponent(classifierFile).path) {
+        for dir in dirs where files.allSatisfy({ FileManager.default.fileExists(atPath: dir.appendingPathComponent($0).path) }) {
             return dir
         }
         throw CareModelsMissing(searched: dirs)
@@ -36,7 +37,7 @@ public enum CareModels {
 public struct CareModelsMissing: Error, CustomStringConvertible {
     public let searched: [URL]
     public var description: String {
-        "the care-symbol networks (\(CareModels.detectorFile), \(CareModels.classifierFile)) are not in "
+        "the care-symbol networks (\(CareModels.files.joined(separator: ", "))) are not in "
             + searched.map(\.path).joined(separator: ", ") + "; set ATELIER_MODELS to their directory, or run 'make train-care'"
     }
 }
