@@ -1,4 +1,5 @@
-"""The two networks of `atl-classify --task care`, described as plain layer lists.
+"""The networks of `atl-classify --task care`, described as plain layer lists (the temperature
+reader has the classifier's layers, with seven outputs).
 
 The same list drives three things: the JAX forward pass used for training, the exporter that writes
 the `.atlnn` file, and (through that file) the Swift engine in Sources/AtelierCareLabels/Network.
