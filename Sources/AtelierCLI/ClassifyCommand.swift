@@ -20,7 +20,7 @@ public struct ClassifyCommand: ParsableCommand {
             in pixels, and the constraints they imply together (lowest wash temperature, gentlest \
             process, no bleach, ...). A photo without care symbols gives an empty list; symbols \
             below --min-confidence (default 0.5) are left out. With --garment, atl-import stores \
-            the codes as that garment's care. The three small networks that read the symbols ship \
+            the codes as that garment's care. The four small networks that read the symbols ship \
             with the tools (ATELIER_MODELS names another directory of them).
 
             --task hash adds a 64-bit pHash and dHash to each image record (as Python's imagehash \

@@ -139,13 +139,13 @@ final class CareTests: XCTestCase {
         XCTAssertEqual(damaged.status, 70)
         XCTAssertTrue(damaged.err.contains("care-classifier.atlnn"), damaged.err)
         XCTAssertEqual(damaged.out, "")
-        // The temperature network is checked as the others are: one that names other classes.
+        // A detail network is checked as the others are: one whose classes its codes do not name.
         try sh.run("mkdir other && cp \(Shell.root)/Sources/AtelierCareLabels/Models/*.atlnn other/ && "
                    + #"sed -i '2s/"classes":\["30",/"classes":["35",/' other/care-temperature.atlnn"#)
         let other = try sh.run("atl-classify --task care '\(Self.label)'", env: ["ATELIER_MODELS": "other"])
         XCTAssertEqual(other.status, 70)
         XCTAssertTrue(other.err.contains("care-temperature.atlnn"), other.err)
-        XCTAssertTrue(other.err.contains("not once each of the temperatures"), other.err)
+        XCTAssertTrue(other.err.contains("not once each of its classes"), other.err)
         XCTAssertEqual(other.out, "")
     }
 }

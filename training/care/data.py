@@ -125,11 +125,12 @@ def normalize_image(gray):
 
 # ---------------------------------------------------------------- classifier samples
 
-def _jitter_box(box, rng):
-    """A box as an imperfect detector might return it."""
+def _jitter_box(box, rng, scale=0.08, shift=0.05):
+    """A box as an imperfect detector might return it: its size off by a factor e^N(0, scale), its
+    centre by N(0, shift) of its side."""
     x, y, w, h = box
-    s = np.exp(rng.normal(0, 0.08))
-    dx, dy = rng.normal(0, 0.05, 2) * max(w, h)
+    s = np.exp(rng.normal(0, scale))
+    dx, dy = rng.normal(0, shift, 2) * max(w, h)
     nw, nh = w * s, h * s
     return [x + w / 2 - nw / 2 + dx, y + h / 2 - nh / 2 + dy, nw, nh]
 
@@ -142,18 +143,29 @@ def _overlap(a, b):
     return ix * iy / max(1e-6, min(aw * ah, bw * bh))
 
 
-def classifier_chunk(args):
+# The classifier's samples: how much of its crop a symbol fills, how far off a label's boxes are
+# (the size by a factor e^N(0, scale), the centre by N(0, shift) of the side), and the shares of
+# crops of one symbol and of things that are not symbols (the rest are cut from whole labels). The
+# wide framing (the tuning epoch, train.py) also takes in symbols framed as loosely as a user's
+# crop of one, or by a box a detector got the size wrong; it shows more non-symbols, so that the
+# looser framing does not teach the classifier to see symbols in them.
+FRAMING = {"detector": {"fill": (0.6, 0.9), "scale": 0.08, "shift": 0.05, "symbols": 0.62, "negatives": 0.18},
+           "wide": {"fill": (0.45, 0.95), "scale": 0.12, "shift": 0.06, "symbols": 0.5, "negatives": 0.3}}
+
+
+def classifier_chunk(args, framing="detector"):
     """`count` (crop, class index) samples from seed: symbols, non-symbols, and cuts from labels."""
     seed, count = args
+    frame = FRAMING[framing]
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     while len(xs) < count:
         r = rng.random()
-        if r < 0.62:
+        if r < frame["symbols"]:
             k = int(rng.choice(len(render.CODES), p=SYMBOL_P))
-            xs.append(render.render_symbol_crop(render.CODES[k], rng, M.CLASSIFIER_SIZE))
+            xs.append(render.render_symbol_crop(render.CODES[k], rng, M.CLASSIFIER_SIZE, frame["fill"]))
             ys.append(k)
-        elif r < 0.80:
+        elif r < frame["symbols"] + frame["negatives"]:
             xs.append(render.render_negative_crop(rng, M.CLASSIFIER_SIZE))
             ys.append(len(CLASSES) - 1)
         else:
@@ -161,7 +173,7 @@ def classifier_chunk(args):
             gray = luminance(image)
             boxes = [s["box"] for s in symbols]
             for s in symbols:
-                xs.append(crop_for_box(gray, _jitter_box(s["box"], rng)))
+                xs.append(crop_for_box(gray, _jitter_box(s["box"], rng, frame["scale"], frame["shift"])))
                 ys.append(CLASSES.index(s["code"]))
             # Non-symbol regions of the same label, sized like its symbols: text, edges, fabric.
             size = np.median([max(b[2], b[3]) for b in boxes]) if boxes else 80
@@ -174,27 +186,39 @@ def classifier_chunk(args):
     return np.stack(xs[:count]), np.array(ys[:count], dtype=np.int32)
 
 
-# ---------------------------------------------------------------- temperature samples
+# ---------------------------------------------------------------- detail samples
 
-# The temperature reader's classes: what a machine-wash tub shows in its water, a temperature
+# Detail networks give the reader a second opinion on the one part of a symbol that the classifier
+# confuses most: what a kind of symbol shows inside it. Each has classes (what is shown) and, per
+# class, the codes drawn with it; the codes go into the network's file (`meta.codes`), so that
+# atl-classify knows which of the classifier's answers the network judges.
+# The temperature network: what a machine-wash tub shows in its water, a temperature
 # (care-symbols.md) or nothing (ASTM's plain tub, any temperature).
 TEMPERATURES = [30, 40, 50, 60, 70, 95, None]
 TEMPERATURE_CLASSES = [str(t) if t else NONE for t in TEMPERATURES]
 TEMPERATURE_CODES = [[c for c in render.CODES if c.startswith("wash-machine")] if t is None
                      else [c for c in render.CODES if render.WASH_SPEC.get(c, (None,))[0] == t] for t in TEMPERATURES]
+# The tumble network: what a tumble dryer's circle holds, one to three dots, a filled disc (no
+# heat) or nothing (ASTM's any heat, permanent press and delicate, whose bars are outside it). The
+# crossed circle is left to the classifier: its cross hides the inside.
+TUMBLE_INSIDE = {"1": [1], "2": [2], "3": [3], "filled": ["solid"], NONE: [0, "bar1", "bar2"]}
+TUMBLE_CLASSES = list(TUMBLE_INSIDE)
+TUMBLE_CODES = [[c for c, spec in render.TUMBLE_SPEC.items() if spec in specs] for specs in TUMBLE_INSIDE.values()]
+
+DETAILS = {"temperature": (TEMPERATURE_CLASSES, TEMPERATURE_CODES),
+           "tumble": (TUMBLE_CLASSES, TUMBLE_CODES)}
 
 
-def temperature_chunk(args):
-    """`count` (crop, class index) samples: machine-wash tubs showing a temperature (as digits or
-    dots) or none, with or without bars under them, every class equally often, cut as the
-    classifier's crops are."""
+def detail_chunk(name, args):
+    """`count` (crop, class index) samples for the detail network `name`: its symbols, every
+    class equally often and every code of a class alike, cut as the classifier's crops are."""
     seed, count = args
+    codes = DETAILS[name][1]
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     for _ in range(count):
-        k = int(rng.integers(len(TEMPERATURES)))
-        codes = TEMPERATURE_CODES[k]
-        xs.append(render.render_symbol_crop(codes[int(rng.integers(len(codes)))], rng, M.CLASSIFIER_SIZE))
+        k = int(rng.integers(len(codes)))
+        xs.append(render.render_symbol_crop(codes[k][int(rng.integers(len(codes[k])))], rng, M.CLASSIFIER_SIZE))
         ys.append(k)
     return np.stack(xs), np.array(ys, dtype=np.int32)
 

@@ -1,5 +1,5 @@
-"""The networks of `atl-classify --task care`, described as plain layer lists (the temperature
-reader has the classifier's layers, with seven outputs).
+"""The networks of `atl-classify --task care`, described as plain layer lists (the detail
+networks, temperature and tumble, have the classifier's layers, with seven and five outputs).
 
 The same list drives three things: the JAX forward pass used for training, the exporter that writes
 the `.atlnn` file, and (through that file) the Swift engine in Sources/AtelierCareLabels/Network.

@@ -99,7 +99,7 @@ def _task(args):
     return subset, index, ext, data, record
 
 
-SWEEP = [0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
+SWEEP = [0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8]
 
 
 def _truth(out, subset):
@@ -137,12 +137,12 @@ def mistakes(atl, out, threshold):
     return counts
 
 
-def sweep(atl, out):
+def sweep(atl, out, thresholds=SWEEP):
     print("| --min-confidence | singles wrong | label symbols missed | label symbols wrongly reported "
           "| negatives with a symbol | all mistakes |")
     print("|---:|---:|---:|---:|---:|---:|")
     best = None
-    for threshold in SWEEP:
+    for threshold in thresholds:
         counts = mistakes(os.path.abspath(atl), out, threshold)
         print(f"| {threshold} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |", flush=True)
         if best is None or sum(counts) < best[1]:
@@ -158,9 +158,11 @@ def main(argv=None):
     ap.add_argument("--negatives", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--sweep", metavar="ATL_CLASSIFY", help="score atl-classify on the set in --out at each threshold")
+    ap.add_argument("--thresholds", type=lambda s: [float(t) for t in s.split(",")], default=SWEEP,
+                    help="comma-separated --min-confidence values for --sweep (default: 0.25 to 0.8 by 0.05)")
     args = ap.parse_args(argv)
     if args.sweep:
-        return sweep(args.sweep, args.out)
+        return sweep(args.sweep, args.out, args.thresholds)
     counts = {"labels": args.labels, "negatives": args.negatives, "singles": args.singles}
     records = {subset: [None] * n for subset, n in counts.items()}
     for subset in counts:

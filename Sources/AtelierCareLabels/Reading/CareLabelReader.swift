@@ -5,12 +5,14 @@ import Foundation
 ///
 /// Small networks trained on rendered labels (`make train-care`, `docs/care-model.md`): a
 /// detector proposes where symbols are, a classifier names each proposal as one of the 62 codes
-/// or as "not a symbol", and a third network reads the temperature in a washing tub. Nothing is
-/// reported below `minConfidence`, so a photo without a label gives no symbols rather than guesses.
+/// or as "not a symbol", and detail networks give second opinions on what a washing tub and a
+/// tumble dryer's circle show inside them (`DetailReader`). Nothing is reported below
+/// `minConfidence`, so a photo without a label gives no symbols rather than guesses.
 public struct CareLabelReader: Sendable {
     let detector: SymbolDetector
     let classifier: Network
-    let temperature: TemperatureReader
+    /// Second opinions on the inside of washing tubs and tumble dryers' circles.
+    let details: [DetailReader]
     /// The classifier's classes in output order: the codes, then "none".
     let classes: [CareSymbol?]
 
@@ -26,11 +28,6 @@ public struct CareLabelReader: Sendable {
             throw NetworkError.invalid(source: classifier.source, reason: "the classifier does not take square one-channel crops")
         }
         cropSide = side
-        let temperature = try Network(contentsOf: dir.appendingPathComponent(CareModels.temperatureFile))
-        guard temperature.inputWidth == side, temperature.inputHeight == side, temperature.inputChannels == 1 else {
-            throw NetworkError.invalid(source: temperature.source, reason: "the temperature network does not take the classifier's crops")
-        }
-        self.temperature = try TemperatureReader(network: temperature)
         var classes: [CareSymbol?] = []
         for name in classifier.classes {
             if name == "none" {
@@ -42,6 +39,13 @@ public struct CareLabelReader: Sendable {
             }
         }
         self.classes = classes
+        details = try CareModels.detailFiles.map { file in
+            let network = try Network(contentsOf: dir.appendingPathComponent(file))
+            guard network.inputWidth == side, network.inputHeight == side, network.inputChannels == 1 else {
+                throw NetworkError.invalid(source: network.source, reason: "the detail network does not take the classifier's crops")
+            }
+            return try DetailReader(network: network, classes: classes)
+        }
     }
 
     /// A candidate the classifier is unsure of is seen again at the other sizes of its crop and the
@@ -59,18 +63,17 @@ public struct CareLabelReader: Sendable {
 
     /// The classifier's reading of the crop around `box`: the most probable class and its
     /// probability. A sure answer stands; an unsure one gets second looks: the wider crop, and
-    /// for a machine-wash tub the temperature network's opinion of its water (on the first crop,
-    /// which is enough and keeps a label under 50 ms).
+    /// for a washing tub or a tumble dryer the detail network's opinion of what it shows inside
+    /// (on the first crop, which is enough and keeps a label under 50 ms).
     private func best(_ grey: Image, around box: SymbolBox, minConfidence: Double) -> (symbol: CareSymbol?, confidence: Double) {
         var inputs = [crop(grey, around: box, scale: Self.viewScales[0])]
         var probabilities = Self.softmax(classifier.run(inputs[0]).values)
         if (probabilities.max() ?? 0) < Self.sureEnough {
             inputs += Self.viewScales.dropFirst().map { crop(grey, around: box, scale: $0) }
             probabilities = Self.mean(inputs.map { Self.softmax(classifier.run($0).values) })
-            if let share = TemperatureReader.tubShare(probabilities, classes: classes), Double(share) >= minConfidence {
-                probabilities = TemperatureReader.combine(probabilities, classes: classes,
-                                                          temperature: temperature.probabilities(inputs[0]),
-                                                          temperatures: temperature.temperatures)
+            for detail in details {
+                guard let share = detail.share(probabilities), Double(share) >= minConfidence else { continue }
+                probabilities = detail.combine(probabilities, detail: detail.probabilities(inputs[0]))
             }
         }
         guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }) else { return (nil, 0) }

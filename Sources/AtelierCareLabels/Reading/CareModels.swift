@@ -6,8 +6,9 @@ import Foundation
 public enum CareModels {
     static let detectorFile = "care-detector.atlnn"
     static let classifierFile = "care-classifier.atlnn"
-    static let temperatureFile = "care-temperature.atlnn"
-    static let files = [detectorFile, classifierFile, temperatureFile]
+    /// The detail networks (`DetailReader`), asked in this order.
+    static let detailFiles = ["care-temperature.atlnn", "care-tumble.atlnn"]
+    static let files = [detectorFile, classifierFile] + detailFiles
 
     /// The places searched, in order: `$ATELIER_MODELS`, `../share/atelier/models` beside the
     /// running executable (an installed tool), and the source tree the tool was built from.
