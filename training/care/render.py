@@ -1358,14 +1358,15 @@ def _neighbours(view, rng, scale, centre, box_units):
         view.place(other, s, centre + offset)
 
 
-def render_symbol_crop(code, rng, size=48, fill=(0.6, 0.9)):
-    """A detector's crop of one symbol, uint8 grey (size, size): the symbol's ink box fills `fill`
-    (60-90%) of the crop, its centre within +-8%, photographed (label surface, polarity, contrast down to
-    0.25, rotation, perspective, blur, noise, JPEG, flaws, occluders, neighbours cut by the edges)."""
+def render_symbol_crop(code, rng, size=48, fill_range=(0.6, 0.9)):
+    """A detector's crop of one symbol, uint8 grey (size, size): the symbol's ink box fills a share
+    of the crop drawn from `fill_range` (60-90%), its centre within +-8%, photographed (label
+    surface, polarity, contrast down to 0.25, rotation, perspective, blur, noise, JPEG, flaws,
+    occluders, neighbours cut by the edges)."""
     view = _CropView(rng, size)
     d = symbol_drawing(code, rng)
     centre_out = view.n / 2 + rng.uniform(-0.08, 0.08, 2) * view.n
-    fill = rng.uniform(*fill)
+    fill = rng.uniform(*fill_range)
     scale, centre = view.fit(d, fill, centre_out)
     if rng.random() < 0.35:
         _neighbours(view, rng, scale, centre, d.bbox())
