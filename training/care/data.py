@@ -148,9 +148,12 @@ def _overlap(a, b):
 # crops of one symbol and of things that are not symbols (the rest are cut from whole labels). The
 # wide framing (the tuning epoch, train.py) also takes in symbols framed as loosely as a user's
 # crop of one, or by a box a detector got the size wrong; it shows more non-symbols, so that the
-# looser framing does not teach the classifier to see symbols in them.
-FRAMING = {"detector": {"fill": (0.6, 0.9), "scale": 0.08, "shift": 0.05, "symbols": 0.62, "negatives": 0.18},
-           "wide": {"fill": (0.45, 0.95), "scale": 0.12, "shift": 0.06, "symbols": 0.5, "negatives": 0.3}}
+# looser framing does not teach the classifier to see symbols in them, among them text-only labels
+# cut as a detector may cut them (render.render_text_label: the whole label, and large letters).
+FRAMING = {"detector": {"fill": (0.6, 0.9), "scale": 0.08, "shift": 0.05, "symbols": 0.62, "negatives": 0.18,
+                        "text_labels": 0.0},
+           "wide": {"fill": (0.45, 0.95), "scale": 0.12, "shift": 0.06, "symbols": 0.5, "negatives": 0.22,
+                    "text_labels": 0.1}}
 
 
 def classifier_chunk(args, framing="detector"):
@@ -168,6 +171,12 @@ def classifier_chunk(args, framing="detector"):
         elif r < frame["symbols"] + frame["negatives"]:
             xs.append(render.render_negative_crop(rng, M.CLASSIFIER_SIZE))
             ys.append(len(CLASSES) - 1)
+        elif r < frame["symbols"] + frame["negatives"] + frame["text_labels"]:
+            image, boxes = render.render_text_label(rng)
+            gray = luminance(image)
+            for box in boxes:
+                xs.append(crop_for_box(gray, _jitter_box(box, rng, frame["scale"], frame["shift"])))
+                ys.append(len(CLASSES) - 1)
         else:
             image, symbols = render.render_label(rng)
             gray = luminance(image)

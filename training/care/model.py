@@ -140,3 +140,49 @@ def export(path, name, layers, params, in_channels, in_hw, normalize, classes=No
         f.write(json.dumps(header, separators=(",", ":")).encode() + b"\n")
         for blob in blobs:
             f.write(blob.astype("<f4").tobytes())
+
+
+def load(path):
+    """(header, params) of an `.atlnn` file, the params laid out as init lays them out: what export
+    wrote, read back (so training can go on from a shipped network)."""
+    import json
+
+    with open(path, "rb") as f:
+        if f.readline() != b"atelier-network 1\n":
+            raise ValueError(f"{path}: not an atelier-network 1 file")
+        header = json.loads(f.readline())
+        numbers = np.frombuffer(f.read(), dtype="<f4")
+    c, h, w = header["input"]["channels"], header["input"]["height"], header["input"]["width"]
+    params, at = [], 0
+
+    def take(shape):
+        nonlocal at
+        size = int(np.prod(shape))
+        if at + size > len(numbers):
+            raise ValueError(f"{path}: shorter than its layers")
+        at += size
+        return numbers[at - size:at].reshape(shape)
+
+    for layer in header["layers"]:
+        op = layer["op"]
+        if op == "conv":
+            k, out = layer["kernel"], layer["out"]
+            weight = np.transpose(take((out, c, k, k)), (2, 3, 1, 0))  # O I H W -> HWIO
+            params.append((jnp.asarray(weight), jnp.asarray(take((out,)))))
+            c = out
+            if h is not None:
+                h = (h + 2 * layer["pad"] - k) // layer["stride"] + 1
+                w = (w + 2 * layer["pad"] - k) // layer["stride"] + 1
+        elif op == "maxpool":
+            params.append(None)
+            h, w = h // layer["size"], w // layer["size"]
+        elif op == "globalavgpool":
+            params.append(None)
+            h, w = 1, 1
+        elif op == "dense":
+            fan_in, out = c * (h or 1) * (w or 1), layer["out"]
+            params.append((jnp.asarray(take((out, fan_in)).T), jnp.asarray(take((out,)))))
+            c, h, w = out, 1, 1
+    if at != len(numbers):
+        raise ValueError(f"{path}: {len(numbers) - at} numbers after its last layer")
+    return header, params

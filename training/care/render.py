@@ -11,6 +11,7 @@ polarity, perspective, blur, noise, JPEG, occluders, neighbours.
     render_negative_crop(rng, 48)      a crop a detector may propose that is not a symbol
     render_label(rng, 1000)            a photo of a care label and its symbols' ink boxes
     render_negative_image(rng, 1000)   a photo with no care symbol
+    render_text_label(rng, 1000)       a photo of a text-only label, and boxes around it and its text
 
     python3 training/care/render.py --preview OUT_DIR   contact sheets to look at
     python3 training/care/render.py --check             CODES against ../shared/care-symbols.md
@@ -1934,13 +1935,46 @@ def render_negative_image(rng, width=1000):
         layout.lines, layout.logo = layout.lines[:1], True
     elif not layout.lines:
         layout.lines = [(layout.height * 0.4, _text_line(rng))]
+    return _photograph_text_label(rng, scene, layout, width, height)[0]
+
+
+def _photograph_text_label(rng, scene, layout, width, height):
+    """A label without symbols photographed on `scene`: the photo, the homography label plane ->
+    image and the label's scale (u pixels per unit)."""
     u = width * rng.uniform(0.08, 0.25)
     hom, u = _label_camera(rng, layout, u, width, height)
     plane = _LabelPlane(rng, layout, u)
     _paste_label(scene, plane, hom, rng)
     if rng.random() < 0.12:
         _thumb(scene, rng, hom, plane, [])
-    return _finish_photo(scene, rng, blur=False)
+    return _finish_photo(scene, rng, blur=False), hom, u
+
+
+def render_text_label(rng, width=1000):
+    """A photo of a label with text only, uint8 RGB (H, width, 3), and boxes [x, y, w, h] that a
+    detector may propose on it although they hold no symbol: the whole label (its outline round
+    lines of text looks like a tub or a square) and pieces of its text one to three letters high
+    (a large "O" is a circle, an "E" a square with a line in it)."""
+    height = int(round(width * rng.uniform(0.62, 1.0)))
+    scene = _scene_background(rng, width, height)
+    layout = _LabelLayout(rng, [])
+    if not layout.lines:
+        layout.lines = [(layout.height * 0.4, _text_line(rng))]
+    image, hom, u = _photograph_text_label(rng, scene, layout, width, height)
+    pad = _LabelPlane.PAD
+    corners = [(pad, pad), (pad + layout.width * u, pad), (pad + layout.width * u, pad + layout.height * u),
+               (pad, pad + layout.height * u)]
+    q = _warp_points(hom, corners)
+    boxes = [[*q.min(axis=0), *np.ptp(q, axis=0)]]
+    for _ in range(int(rng.integers(2, 5))):
+        y, _line = layout.lines[int(rng.integers(len(layout.lines)))]
+        centre = np.array([rng.uniform(layout.margin_x, layout.width - layout.margin_x),
+                           y + layout.text_h * rng.uniform(0.3, 0.9)]) * u + pad
+        side = layout.text_h * u * rng.uniform(0.9, 3.0)
+        q = _warp_points(hom, [centre - side / 2, centre + side / 2])
+        middle, extent = q.mean(axis=0), np.abs(q[1] - q[0]).max()
+        boxes.append([middle[0] - extent / 2, middle[1] - extent / 2, extent, extent])
+    return image, [[round(float(v), 1) for v in b] for b in boxes]
 
 
 # ================================================================ preview

@@ -169,8 +169,11 @@ def main():
     parser.add_argument("--classifier-samples", type=int, default=160_000)
     parser.add_argument("--classifier-epochs", type=int, default=3)
     parser.add_argument("--classifier-tune-samples", type=int, default=60_000)
-    parser.add_argument("--classifier-tune-epochs", type=int, default=0,
-                        help="epochs on widely framed samples after the classifier's (an experiment; default 0)")
+    parser.add_argument("--classifier-tune-epochs", type=int, default=2,
+                        help="epochs on loosely framed samples after the classifier's (default 2)")
+    parser.add_argument("--classifier-from", metavar="ATLNN",
+                        help="start from this classifier, trained by --classifier-samples and --classifier-epochs "
+                             "before, instead of training it again (for trying --classifier-tune-epochs)")
     parser.add_argument("--temperature-samples", type=int, default=80_000)
     parser.add_argument("--temperature-epochs", type=int, default=4)
     parser.add_argument("--tumble-samples", type=int, default=60_000)
@@ -192,15 +195,26 @@ def main():
     os.makedirs(args.out, exist_ok=True)
 
     if args.only in (None, "classifier"):
-        crops, labels = cached("classifier", (args.seed, args.classifier_samples),
-                               lambda: data.generate(data.classifier_chunk, args.classifier_samples, args.seed))
-        layers, params, accuracy = train_classifier(crops, labels, args)
+        if args.classifier_from:
+            # The network those epochs made, read back instead of trained again (two hours saved
+            # when only the tuning epochs change).
+            try:
+                header, params = M.load(args.classifier_from)
+            except (OSError, ValueError) as error:
+                sys.exit(f"{args.classifier_from}: {error.strerror}" if isinstance(error, OSError) else str(error))
+            if header.get("classes") != data.CLASSES or header["layers"] != M.resolve(M.CLASSIFIER_LAYERS, len(data.CLASSES)):
+                sys.exit(f"{args.classifier_from}: not a classifier of this code's classes and layers")
+            layers, accuracy = header["layers"], header["meta"]["held_out_accuracy"]
+        else:
+            crops, labels = cached("classifier", (args.seed, args.classifier_samples),
+                                   lambda: data.generate(data.classifier_chunk, args.classifier_samples, args.seed))
+            layers, params, accuracy = train_classifier(crops, labels, args)
         tuned = {}
         if args.classifier_tune_epochs:
             # Then epochs at a quarter of the rate on symbols framed as loosely as a user's crop of
-            # one, or by a box a detector got the size wrong (data.FRAMING["wide"]). Off by default:
-            # tried once (benchmarks/RESULTS.md, "Care labels"), it read more crops of one symbol
-            # right on the test set but saw symbols in more photos without one on the validation set.
+            # one, or by a box a detector got the size wrong, and on text-only labels cut as a
+            # detector cuts them (data.FRAMING["wide"]); without those labels the looser framing
+            # taught it to see professional-care circles in large letters (benchmarks/RESULTS.md).
             crops, labels = cached("classifier-wide", (args.seed, args.classifier_tune_samples),
                                    lambda: data.generate(functools.partial(data.classifier_chunk, framing="wide"),
                                                          args.classifier_tune_samples, args.seed + 17))
