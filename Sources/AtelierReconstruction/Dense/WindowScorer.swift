@@ -152,7 +152,11 @@ struct WindowScorer {
             let dudx = (along.x - cu * along.z) * inverseZ, dudy = (down.x - cu * down.z) * inverseZ
             let dvdx = (along.y - cv * along.z) * inverseZ, dvdy = (down.y - cv * down.z) * inverseZ
             let u0 = cu - 0.5, v0 = cv - 0.5
-            let reachU = radius * (abs(dudx) + abs(dudy)), reachV = radius * (abs(dvdx) + abs(dvdy))
+            // The window lies inside when its reach, widened by `slack`, does: the samples are
+            // summed in another order than the reach, and a rounding error across the last row or
+            // column would read past the image's end.
+            let slack: Float = 0.01
+            let reachU = radius * (abs(dudx) + abs(dudy)) + slack, reachV = radius * (abs(dvdx) + abs(dvdy)) + slack
             let inside = u0 - reachU >= 0 && v0 - reachV >= 0 && u0 + reachU < Float(size.width - 1) && v0 + reachV < Float(size.height - 1)
             var sum4 = SIMD4<Float>(), sum24 = SIMD4<Float>(), cross4 = SIMD4<Float>()
             sourceGreys[s].withUnsafeBufferPointer { grey in
@@ -168,6 +172,7 @@ struct WindowScorer {
                     // Truncation is flooring here: the positions are not negative.
                     let k0 = Int(v[0]) * w + Int(u[0]), k1 = Int(v[1]) * w + Int(u[1])
                     let k2 = Int(v[2]) * w + Int(u[2]), k3 = Int(v[3]) * w + Int(u[3])
+                    assert(min(k0, k1, k2, k3) >= 0 && max(k0, k1, k2, k3) + w + 1 < grey.count, "a window sample outside the image")
                     let fx = u - SIMD4(Float(Int(u[0])), Float(Int(u[1])), Float(Int(u[2])), Float(Int(u[3])))
                     let fy = v - SIMD4(Float(Int(v[0])), Float(Int(v[1])), Float(Int(v[2])), Float(Int(v[3])))
                     let a = SIMD4(grey[k0], grey[k1], grey[k2], grey[k3])
