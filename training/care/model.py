@@ -45,39 +45,52 @@ def resolve(layers, classes):
     return [dict(l, out=classes) if l.get("out", 0) is None else dict(l) for l in layers]
 
 
-def init(layers, in_channels, in_hw, key):
-    """He-initialised parameters: a list with one (weight, bias) per conv/dense layer (None elsewhere).
+def _parameter_shapes(layers, in_channels, in_hw):
+    """Per layer, the shapes (weight, bias) of its parameters, or None for a layer without any.
 
     Conv weights are HWIO, dense weights [in, out] with the input flattened in C, H, W order (the
     order the Swift engine uses), so no reordering is needed at export.
     """
-    params = []
+    shapes = []
     c, h, w = in_channels, in_hw[0], in_hw[1]
     for layer in layers:
         op = layer["op"]
         if op == "conv":
-            key, sub = jax.random.split(key)
             k, out = layer["kernel"], layer["out"]
-            fan_in = k * k * c
-            weight = jax.random.normal(sub, (k, k, c, out)) * np.sqrt(2.0 / fan_in)
-            params.append((weight, jnp.zeros(out)))
+            shapes.append(((k, k, c, out), (out,)))
             c = out
             if h is not None:
                 h = (h + 2 * layer["pad"] - k) // layer["stride"] + 1
                 w = (w + 2 * layer["pad"] - k) // layer["stride"] + 1
         elif op == "maxpool":
-            params.append(None)
+            shapes.append(None)
             h, w = h // layer["size"], w // layer["size"]
+        elif op == "globalavgpool":
+            shapes.append(None)
+            h, w = 1, 1
         elif op == "dense":
-            key, sub = jax.random.split(key)
-            fan_in = c * (h or 1) * (w or 1)
             out = layer["out"]
-            gain = 2.0 if layer["activation"] == "relu" else 1.0
-            weight = jax.random.normal(sub, (fan_in, out)) * np.sqrt(gain / fan_in)
-            params.append((weight, jnp.zeros(out)))
+            shapes.append(((c * (h or 1) * (w or 1), out), (out,)))
             c, h, w = out, 1, 1
         else:
             raise ValueError(f"unknown op {op}")
+    return shapes
+
+
+def init(layers, in_channels, in_hw, key):
+    """He-initialised parameters: a list with one (weight, bias) per conv/dense layer (None elsewhere),
+    laid out as _parameter_shapes says."""
+    params = []
+    for layer, shapes in zip(layers, _parameter_shapes(layers, in_channels, in_hw)):
+        if shapes is None:
+            params.append(None)
+            continue
+        key, sub = jax.random.split(key)
+        weight_shape, bias_shape = shapes
+        fan_in = int(np.prod(weight_shape[:-1]))
+        gain = 1.0 if layer["op"] == "dense" and layer["activation"] != "relu" else 2.0
+        weight = jax.random.normal(sub, weight_shape) * np.sqrt(gain / fan_in)
+        params.append((weight, jnp.zeros(bias_shape)))
     return params
 
 
@@ -152,7 +165,6 @@ def load(path):
             raise ValueError(f"{path}: not an atelier-network 1 file")
         header = json.loads(f.readline())
         numbers = np.frombuffer(f.read(), dtype="<f4")
-    c, h, w = header["input"]["channels"], header["input"]["height"], header["input"]["width"]
     params, at = [], 0
 
     def take(shape):
@@ -163,26 +175,20 @@ def load(path):
         at += size
         return numbers[at - size:at].reshape(shape)
 
-    for layer in header["layers"]:
-        op = layer["op"]
-        if op == "conv":
-            k, out = layer["kernel"], layer["out"]
+    shapes = _parameter_shapes(header["layers"], header["input"]["channels"],
+                               (header["input"]["height"], header["input"]["width"]))
+    for layer, shape in zip(header["layers"], shapes):
+        if shape is None:
+            params.append(None)
+            continue
+        weight_shape, bias_shape = shape
+        if layer["op"] == "conv":
+            k, _, c, out = weight_shape
             weight = np.transpose(take((out, c, k, k)), (2, 3, 1, 0))  # O I H W -> HWIO
-            params.append((jnp.asarray(weight), jnp.asarray(take((out,)))))
-            c = out
-            if h is not None:
-                h = (h + 2 * layer["pad"] - k) // layer["stride"] + 1
-                w = (w + 2 * layer["pad"] - k) // layer["stride"] + 1
-        elif op == "maxpool":
-            params.append(None)
-            h, w = h // layer["size"], w // layer["size"]
-        elif op == "globalavgpool":
-            params.append(None)
-            h, w = 1, 1
-        elif op == "dense":
-            fan_in, out = c * (h or 1) * (w or 1), layer["out"]
-            params.append((jnp.asarray(take((out, fan_in)).T), jnp.asarray(take((out,)))))
-            c, h, w = out, 1, 1
+        else:
+            fan_in, out = weight_shape
+            weight = take((out, fan_in)).T  # [out][in] -> [in, out]
+        params.append((jnp.asarray(weight), jnp.asarray(take(bias_shape))))
     if at != len(numbers):
         raise ValueError(f"{path}: {len(numbers) - at} numbers after its last layer")
     return header, params
