@@ -204,6 +204,11 @@ def main():
                 sys.exit(f"{args.classifier_from}: {error.strerror}" if isinstance(error, OSError) else str(error))
             if header.get("classes") != data.CLASSES or header["layers"] != M.resolve(M.CLASSIFIER_LAYERS, len(data.CLASSES)):
                 sys.exit(f"{args.classifier_from}: not a classifier of this code's classes and layers")
+            if header["meta"].get("tune_epochs"):
+                # The shipped classifier is tuned already; tuning it again would not be what
+                # make train-care makes. Its first epochs are in git history (benchmarks/RESULTS.md).
+                sys.exit(f"{args.classifier_from}: already tuned ({header['meta']['tune_epochs']} epochs); "
+                         "start from a classifier before its tuning epochs")
             layers, accuracy = header["layers"], header["meta"]["held_out_accuracy"]
         else:
             crops, labels = cached("classifier", (args.seed, args.classifier_samples),
