@@ -216,18 +216,26 @@ TUMBLE_CODES = [[c for c, spec in render.TUMBLE_SPEC.items() if spec in specs] f
 
 DETAILS = {"temperature": (TEMPERATURE_CLASSES, TEMPERATURE_CODES),
            "tumble": (TUMBLE_CLASSES, TUMBLE_CODES)}
+# How each detail network's crops are framed (FRAMING). Both see the classifier's first crop; the
+# tumble network learns from crops as loose as the classifier's tuning samples (on a user's crop
+# of one symbol, that crop is the whole photo). The temperature network so framed missed more tubs
+# on the validation set's labels (benchmarks/RESULTS.md), so it keeps the detector's framing.
+DETAIL_FRAMING = {"temperature": "detector", "tumble": "wide"}
 
 
 def detail_chunk(name, args):
     """`count` (crop, class index) samples for the detail network `name`: its symbols, every
-    class equally often and every code of a class alike, cut as the classifier's crops are."""
+    class equally often and every code of a class alike, cut as the classifier's crops are and
+    framed as DETAIL_FRAMING says."""
     seed, count = args
     codes = DETAILS[name][1]
+    fill = FRAMING[DETAIL_FRAMING[name]]["fill"]
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     for _ in range(count):
         k = int(rng.integers(len(codes)))
-        xs.append(render.render_symbol_crop(codes[k][int(rng.integers(len(codes[k])))], rng, M.CLASSIFIER_SIZE))
+        code = codes[k][int(rng.integers(len(codes[k])))]
+        xs.append(render.render_symbol_crop(code, rng, M.CLASSIFIER_SIZE, fill))
         ys.append(k)
     return np.stack(xs), np.array(ys, dtype=np.int32)
 
