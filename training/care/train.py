@@ -169,8 +169,8 @@ def main():
     parser.add_argument("--classifier-samples", type=int, default=160_000)
     parser.add_argument("--classifier-epochs", type=int, default=3)
     parser.add_argument("--classifier-tune-samples", type=int, default=60_000)
-    parser.add_argument("--classifier-tune-epochs", type=int, default=3,
-                        help="epochs on loosely framed samples after the classifier's (default 3)")
+    parser.add_argument("--classifier-tune-epochs", type=int, default=4,
+                        help="epochs on loosely framed samples after the classifier's (default 4)")
     parser.add_argument("--classifier-from", metavar="ATLNN",
                         help="start from this classifier, trained by --classifier-samples and --classifier-epochs "
                              "before, instead of training it again (for trying --classifier-tune-epochs)")
