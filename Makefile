@@ -59,7 +59,7 @@ bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see b
 bench-care: release ## care-label reading: accuracy and speed on an independently rendered test set (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/care.sh
 
-train-care: ## retrain the care-symbol networks from rendered labels (installs numpy, Pillow, JAX and fonts from PyPI; about 4.9 hours on 2 cores)
+train-care: ## retrain the care-symbol networks from rendered labels (installs numpy, Pillow, JAX and fonts from PyPI; about 5.2 hours on 2 cores)
 	python3 -m pip install --quiet -r training/care/requirements.txt
 	python3 training/care/train.py
 

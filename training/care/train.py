@@ -174,8 +174,8 @@ def main():
     parser.add_argument("--classifier-from", metavar="ATLNN",
                         help="start from this classifier, trained by --classifier-samples and --classifier-epochs "
                              "before, instead of training it again (for trying --classifier-tune-epochs)")
-    parser.add_argument("--temperature-samples", type=int, default=80_000)
-    parser.add_argument("--temperature-epochs", type=int, default=4)
+    parser.add_argument("--temperature-samples", type=int, default=120_000)
+    parser.add_argument("--temperature-epochs", type=int, default=5)
     parser.add_argument("--tumble-samples", type=int, default=60_000)
     parser.add_argument("--tumble-epochs", type=int, default=4)
     parser.add_argument("--detector-samples", type=int, default=12_000)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A validation set for the care reader's settings, drawn by the training renderer.
 
-    python3 training/care/validate.py --out DIR [--singles 400] [--labels 200] [--negatives 200]
+    python3 training/care/validate.py --out DIR [--singles 1200] [--labels 600] [--negatives 600]
     python3 training/care/validate.py --out DIR --sweep .build/release/atl-classify
 
 The first writes the set; the second runs atl-classify over it at each `--min-confidence` of
@@ -153,9 +153,9 @@ def sweep(atl, out, thresholds=SWEEP):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="directory to write the set into")
-    ap.add_argument("--singles", type=int, default=400)
-    ap.add_argument("--labels", type=int, default=200)
-    ap.add_argument("--negatives", type=int, default=200)
+    ap.add_argument("--singles", type=int, default=1200)
+    ap.add_argument("--labels", type=int, default=600)
+    ap.add_argument("--negatives", type=int, default=600)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--sweep", metavar="ATL_CLASSIFY", help="score atl-classify on the set in --out at each threshold")
     ap.add_argument("--thresholds", type=lambda s: [float(t) for t in s.split(",")], default=SWEEP,
