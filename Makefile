@@ -4,6 +4,8 @@ PREFIX  ?= /usr/local
 TOOLS   := atl-import atl-query atl-export atl-classify atl-send atl-recv atl-reconstruct
 DEMO    := $(CURDIR)/.atelier-demo
 DEBUG_BIN = $(CURDIR)/.build/debug
+# The tests' Python reference readers live here, not in the machine's Python.
+TEST_PYTHON := $(CURDIR)/.build/test-python
 
 .PHONY: help deps build release demo test docs install uninstall bench bench-transfer bench-care bench-reconstruct train-care fuzz clean
 
@@ -23,10 +25,10 @@ demo: build ## sample wardrobe in ./.atelier-demo and a tour of pipelines
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
 	@DEMO=$(DEMO) BIN=$(DEBUG_BIN) scripts/demo.sh
 
-test: deps ## build and run every test (unit, end-to-end, docs, examples)
-	@scripts/install-test-deps.sh
+test: deps ## build and run every test (unit, end-to-end, docs, examples); Python references go into .build/test-python
+	@scripts/install-test-deps.sh $(TEST_PYTHON)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	PATH="$(TEST_PYTHON)/bin:$$PATH" $(SWIFT) test --skip-build
 
 docs: build ## regenerate man pages and shell completions from the flag definitions
 	python3 scripts/gen-docs.py $(DEBUG_BIN) .

@@ -128,8 +128,10 @@ extension ParsableCommand {
             Foundation.exit(code.rawValue)
         } catch {
             guard exitCode(for: error) != .success else {
-                // --help, --version, completion scripts: ArgumentParser prints them.
-                Self.exit(withError: error)
+                // --help, --version, completion scripts: as ArgumentParser prints them, but
+                // with the examples kept whole.
+                print(cleanExitMessage(for: error))
+                Foundation.exit(0)
             }
             // ArgumentParser lists allowed values one per line; one line reads better in a log.
             let text = message(for: error)

@@ -110,7 +110,7 @@ public struct QueryCommand: ParsableCommand {
     private func query() throws -> Int {
         let filters = try conditions.map { try FieldFilter.parse($0) }
         let keys = try sort.map { try SortKey.parse($0) }
-        let projection = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: ".").map(String.init) } }
+        let projection = try fields.map { try parseFieldList($0) }
         let out = RecordOutput(lineBuffered: output.lineBuffered)
         defer { try? out.flush() }
         if streamView == "duplicates" || view == "duplicates" {

@@ -96,6 +96,19 @@ public final class CSVRecordReader {
                 throw InputError(.data, source: source, line: line,
                     message: "header column \(n + 1) (\"\(name)\") is not a field name: a dotted name needs a name on each side of every dot, as in price.amount")
             }
+            // Two columns for one field would leave the record to whichever comes last, as a
+            // duplicate key in an NDJSON object would: refuse both the same way.
+            for (m, earlier) in names[..<n].enumerated() {
+                if earlier == name {
+                    throw InputError(.data, source: source, line: line,
+                        message: "header column \(n + 1) (\"\(name)\") repeats column \(m + 1); name each field once")
+                }
+                let (inner, outer) = earlier.count < name.count ? (name, earlier) : (earlier, name)
+                if inner.hasPrefix(outer + ".") {
+                    throw InputError(.data, source: source, line: line,
+                        message: "header columns \(m + 1) (\"\(earlier)\") and \(n + 1) (\"\(name)\") both set \"\(outer)\"; keep one of them")
+                }
+            }
         }
         return names
     }

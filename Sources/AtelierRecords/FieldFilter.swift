@@ -159,7 +159,7 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
     /// -1, 0 or 1 comparing `value` with the operand; nil when they cannot be compared.
     private func compare(_ value: JSONValue) -> Int? {
         switch value {
-        case .int, .double:
+        case .int, .double, .bigInteger:
             guard let n = value.number, let operand = numericOperand else { return nil }
             return n < operand ? -1 : (n > operand ? 1 : 0)
         case .string(let s):

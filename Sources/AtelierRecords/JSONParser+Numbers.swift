@@ -44,8 +44,15 @@ extension JSONParser {
             while let d = peek(), d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { index += 1 }
         }
         if isInteger && !overflow { return .int(negative ? -integer : integer) }
-        // Fractions, exponents and huge integers: let strtod do the correctly rounded conversion.
         let length = index - start
+        if isInteger {
+            // Past 64 bits (Int64.min itself included, whose magnitude overflowed): keep the
+            // digits, which a double would round (JSONValue.bigInteger).
+            let digits = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if digits == "-9223372036854775808" { return .int(Int64.min) }
+            return .bigInteger(digits)
+        }
+        // Fractions and exponents: let strtod do the correctly rounded conversion.
         let value: Double = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
             for i in 0..<length { buffer[i] = CChar(bitPattern: bytes[start + i]) }
             buffer[length] = 0

@@ -1,5 +1,5 @@
 /// Why a line is not valid JSON, and where: `column` counts bytes from 1.
-public struct JSONSyntaxError: Error, Equatable, Sendable {
+public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public var column: Int
 
@@ -7,6 +7,9 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
         self.message = message
         self.column = column
     }
+
+    /// The message and its column, for a caller that has no line to place it at.
+    public var description: String { "\(message) at column \(column)" }
 }
 
 extension JSONSyntaxError {

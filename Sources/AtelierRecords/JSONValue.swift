@@ -6,6 +6,10 @@ public enum JSONValue: Equatable, Sendable {
     case bool(Bool)
     case int(Int64)
     case double(Double)
+    /// An integer too large for 64 bits, kept as its decimal digits (an optional `-` and no
+    /// leading zero) so that an id or a serial number written as a number passes through a tool
+    /// unchanged, as jq 1.7 keeps it, rather than rounded to the nearest double.
+    case bigInteger(String)
     case string(String)
     case array([JSONValue])
     case object(JSONObject)
@@ -35,6 +39,7 @@ public enum JSONValue: Equatable, Sendable {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d
+        case .bigInteger(let digits): return Double(digits)
         default: return nil
         }
     }
@@ -55,7 +60,7 @@ public enum JSONValue: Equatable, Sendable {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .int, .double: return "a number"
+        case .int, .double, .bigInteger: return "a number"
         case .string: return "a string"
         case .array: return "a list"
         case .object: return "an object"

@@ -10,6 +10,7 @@ public enum JSONWriter {
             if b { out.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) } else { out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) }
         case .int(let i): appendInteger(i, to: &out)
         case .double(let d): appendDouble(d, to: &out)
+        case .bigInteger(let digits): out.append(contentsOf: digits.utf8)
         case .string(let s): appendString(s, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))

@@ -13,10 +13,10 @@ public struct SortKey: Sendable, CustomStringConvertible {
         var field = Substring(text.trimmingCharacters(in: .whitespaces))
         var descending = false
         if field.hasPrefix("-") { descending = true; field = field.dropFirst() } else if field.hasPrefix("+") { field = field.dropFirst() }
-        guard !field.isEmpty, field.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else {
+        guard field.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }), let path = parseFieldPath(field) else {
             throw FilterError("expected a field to sort by, like 'wearCount' or '-wearCount', got \"\(text)\"")
         }
-        return SortKey(path: field.split(separator: ".").map(String.init), descending: descending)
+        return SortKey(path: path, descending: descending)
     }
 
     public var field: String { path.joined(separator: ".") }
@@ -40,7 +40,7 @@ public struct SortKey: Sendable, CustomStringConvertible {
         switch v {
         case .null: return 0
         case .bool: return 1
-        case .int, .double: return 2
+        case .int, .double, .bigInteger: return 2
         case .string: return 3
         case .array: return 4
         case .object: return 5
@@ -69,6 +69,27 @@ public func sortRecords(_ records: inout [JSONObject], by keys: [SortKey]) {
         }
         return l.0 < r.0
     }.map(\.1)
+}
+
+/// The components of a dotted field path (`price.amount`), or nil when one is empty (``, `.`,
+/// `a..b`, `a.`): such a path names no field, and is refused rather than matching nothing.
+public func parseFieldPath<S: StringProtocol>(_ text: S) -> [String]? {
+    let components = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard !components.contains(where: \.isEmpty) else { return nil }
+    return components.map { String($0) }
+}
+
+/// Parses a `--fields` list: comma-separated field paths (`id,name,price.amount`).
+public func parseFieldList(_ text: String) throws(FilterError) -> [[String]] {
+    var paths: [[String]] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let name = item.trimmingCharacters(in: .whitespaces)
+        guard let path = parseFieldPath(name) else {
+            throw FilterError("in --fields '\(text)': \(name.isEmpty ? "an empty name" : "\"\(name)\"") is not a field; list names like id,name,price.amount")
+        }
+        paths.append(path)
+    }
+    return paths
 }
 
 /// Keeps only the named fields (dotted paths allowed) of a record, plus its `type`.

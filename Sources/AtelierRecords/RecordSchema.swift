@@ -59,7 +59,12 @@ public struct RecordSchema: Sendable {
             guard case .object = value else { throw fail("an object") }
             return value
         case .text:
-            return .string(try string())
+            let s = try string()
+            // SQLite's C strings would end at the NUL and store a shorter text than was printed.
+            guard !s.utf8.contains(0) else {
+                throw FieldError("field \"\(field)\" contains a NUL character (\\u0000), which a text field cannot hold")
+            }
+            return .string(s)
         case .bool:
             guard case .bool = value else { throw fail("true or false") }
             return value
@@ -70,6 +75,8 @@ public struct RecordSchema: Sendable {
         case .number(let minimum):
             guard let d = value.number else { throw fail("a number") }
             if let minimum, d < minimum { throw FieldError("field \"\(field)\" must be at least \(minimum), got \(d)") }
+            // A catalog column holds a double; only fields the schema does not know keep digits.
+            if case .bigInteger = value { return .double(d) }
             return value
         case .day:
             let s = try string()

@@ -77,7 +77,9 @@ public struct Vocabulary: Sendable {
 }
 
 /// A problem with one field of a record, before it is known which input and line it came from.
-public struct FieldError: Error, Equatable, Sendable {
+public struct FieldError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
+    /// The message alone, so an interpolated error reads as words, not as Swift's debug text.
+    public var description: String { message }
 }

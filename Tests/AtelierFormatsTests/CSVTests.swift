@@ -55,6 +55,23 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(errors.first?.message, "row has 3 fields but the header has 2")
     }
 
+    /// Regression: a header naming one field twice (`name,category,name`) was accepted and the
+    /// last column won, where NDJSON refuses a duplicate key; so was a column inside another
+    /// (`price` and `price.amount`).
+    func testCSVHeaderWithARepeatedColumnIsRefused() throws {
+        for (header, words) in [("name,category,name", "repeats column 1"), ("price,category,price.amount", "both set \"price\""),
+                                ("price.amount,price", "both set \"price\""), (" name ,name", "repeats column 1")] {
+            let outcome = CSVFuzz.read(Array("\(header)\nA,top,B\n".utf8), defaultType: "garment")
+            let error = outcome.thrown as? InputError
+            XCTAssertEqual(error?.line, 1, header)
+            XCTAssertTrue(error?.message.contains(words) ?? false, "\(header): \(String(describing: outcome.thrown))")
+            XCTAssertTrue(outcome.records.isEmpty, header)
+        }
+        let good = CSVFuzz.read(Array("price.amount,price.currency\n1,EUR\n".utf8), defaultType: "garment")
+        XCTAssertNil(good.thrown)
+        XCTAssertEqual(good.records.count, 1)
+    }
+
     /// Regression: `CSV.quote` doubled quotes with `replacingOccurrences(of: "\"", …)`, which
     /// matches whole Characters: a `"` joined by a following combining mark (or after a
     /// prepended mark) was left single, so the row was malformed. `atl-export --format csv` of a

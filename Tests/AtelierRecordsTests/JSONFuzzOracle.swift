@@ -76,11 +76,11 @@ enum JSONFuzzOracle {
         }
     }
 
-    /// What a number literal must become: an integer when it is written as one and fits
-    /// (Int64.min excepted: the parser reads it as a double, a documented quirk), else the
-    /// correctly rounded double.
+    /// What a number literal must become: an integer when it is written as one and fits in 64
+    /// bits, its digits when it is written as an integer and does not, else the correctly
+    /// rounded double.
     static func expectedNumber(_ text: String) -> JSONValue {
-        if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let i = Int64(text), i != .min { return .int(i) }
+        if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return Int64(text).map { .int($0) } ?? .bigInteger(text) }
         return .double(Double(text)!)
     }
 
@@ -93,6 +93,7 @@ enum JSONFuzzOracle {
         case (_, .number(let text)):
             switch (actual, expectedNumber(text)) {
             case (.int(let a), .int(let b)) where a == b: return nil
+            case (.bigInteger(let a), .bigInteger(let b)) where a == b: return nil
             case (.double(let a), .double(let b)) where a.bitPattern == b.bitPattern: return nil
             case (_, let want): return "\(path): \(actual) for the literal \(text), expected \(want)"
             }
@@ -132,6 +133,7 @@ enum JSONFuzzOracle {
             return nil
         case (.null, .null): return nil
         case (.bool(let x), .bool(let y)) where x == y: return nil
+        case (.bigInteger(let x), .bigInteger(let y)) where x == y: return nil
         case (.int(let x), .int(let y)) where x == y: return nil
         default: return "\(path): \(a) vs \(b)"
         }

@@ -30,6 +30,21 @@ final class JSONParserTests: XCTestCase {
         XCTAssertTrue(written.contains(#""amount":12.5"#))
     }
 
+    /// Regression: an integer past 64 bits in a field no schema knows came out as a double
+    /// (`123456789012345678901234567890` → `1.2345678901234568e+29`), losing its digits.
+    func testBigIntegersKeepTheirDigits() throws {
+        let text = #"{"a":123456789012345678901234567890,"b":-99999999999999999999,"c":9223372036854775807,"d":-9223372036854775808,"e":9223372036854775808}"#
+        let value = try parse(text)
+        XCTAssertEqual(JSONWriter.string(value), text)
+        guard case .object(let o) = value else { return XCTFail("not an object") }
+        XCTAssertEqual(o["a"], .bigInteger("123456789012345678901234567890"))
+        XCTAssertEqual(o["c"], .int(.max))
+        XCTAssertEqual(o["d"], .int(.min))
+        XCTAssertEqual(o["e"]?.number, 9223372036854775808)
+        XCTAssertNil(o["a"]?.integer, "too large for a count")
+        XCTAssertEqual(o["a"]?.kindDescription, "a number")
+    }
+
     func testErrorsNameTheColumn() {
         XCTAssertEqual(syntaxError(#"{"a":1,}"#)?.column, 8)
         XCTAssertEqual(syntaxError(#"{"a" 1}"#)?.column, 6)

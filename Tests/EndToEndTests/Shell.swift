@@ -38,7 +38,9 @@ struct Shell {
         process.arguments = ["-o", "pipefail", "-c", script]
         process.currentDirectoryURL = URL(fileURLWithPath: dir)
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = Self.bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        // The tools first, then the tests' Python references (scripts/install-test-deps.sh),
+        // also when `swift test` is run without make.
+        environment["PATH"] = Self.bin + ":" + Self.root + "/.build/test-python/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["ATELIER_DB"] = catalog
         environment["ATL_BIN"] = Self.bin
         environment["XDG_CACHE_HOME"] = dir + "/.cache"  // atl-send's hash cache stays in the scratch directory
