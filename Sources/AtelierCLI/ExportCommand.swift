@@ -32,7 +32,7 @@ public struct ExportCommand: ParsableCommand {
               atl-query outfits --expand | atl-export --format json -o outfits.json
               atl-query garments --where category=footwear | atl-export --format csv --columns name,brand,price.amount
               atl-export --format backup -o wardrobe.atelier
-              atl-reconstruct capture --detail preview -o model-export | tee model.json | atl-export --format usdz -o Models/ | jq -r .files.usdz
+              atl-reconstruct capture --detail preview --checkpoint capture.ckpt -o model-export | tee model.json | atl-export --format usdz -o Models/ | jq -r .files.usdz
               atl-export --format glb -o shirt.glb < model.json > /dev/null
             """,
         version: AtelierVersion.string)

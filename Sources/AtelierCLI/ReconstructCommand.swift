@@ -47,7 +47,9 @@ public struct ReconstructCommand: ParsableCommand {
             into the file viewers and AR Quick Look open. Progress goes to stderr by stage. With \
             --checkpoint DIR each finished stage is saved there (cameras, depth maps and dense \
             points, the surface), and the same command run again after an interruption resumes \
-            after the last one; a checkpoint of other photos or options is not used.
+            after the last one; a checkpoint of other photos or options is not used. A run that \
+            changes only --max-triangles, --texture-size or --height reuses the checkpoint's \
+            surface, so trying sizes costs seconds, not a new reconstruction.
 
             Exit status: 0 when a model was written (photos left out are warned about on stderr), \
             65 when fewer than three photos are usable, no two can be aligned or no surface can be \
@@ -55,12 +57,12 @@ public struct ReconstructCommand: ParsableCommand {
             --overwrite) or cannot be written.
 
             EXAMPLES
-              atl-reconstruct capture --detail preview --out model | atl-export --format usdz -o Models/
+              atl-reconstruct capture --detail preview --checkpoint capture.ckpt --out model | atl-export --format usdz -o Models/
               atl-reconstruct --detail sparse --sample-ordering sequential --feature-sensitivity high capture/*.jpg -o model-high | jq -c '{registered, points}'
               atl-recv --code 7-crane-orbit --into received | atl-reconstruct --detail sparse --out model-received & atl-send --code 7-crane-orbit capture/*.jpg > /dev/null; wait
               atl-reconstruct capture --detail sparse --auto-mask -o model-masked | jq '.metrics.automaticallyMasked'
               atl-reconstruct capture --detail sparse -o model-json --progress json 2> progress.ndjson | jq '.skipped[] | "\\(.name): \\(.reason)"'
-              atl-reconstruct capture --detail preview --max-triangles 5000 --texture-size 512 --height 0.66 -o model-small | jq -c '{faces, size: .metrics.size}'
+              atl-reconstruct capture --detail preview --checkpoint capture.ckpt --max-triangles 5000 --texture-size 512 --height 0.66 -o model-small | jq -c '{faces, size: .metrics.size}'
               python3 -c 'import pycolmap; print(pycolmap.Reconstruction("model/sparse").summary())'
             """,
         version: AtelierVersion.string)

@@ -35,7 +35,10 @@ final class DocsAndExamplesTests: XCTestCase {
             let examples = section.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             XCTAssertGreaterThanOrEqual(examples.count, 3, tool)
             for example in examples {
-                let result = try sh.run(example)
+                // `receiver & sender; wait` ends 0 whatever the receiver did: wait for the
+                // receiver's pipeline by name, so its failure (or a crossed pairing) counts.
+                let script = example.hasSuffix("; wait") ? example + " %1" : example
+                let result = try sh.run(script)
                 XCTAssertEqual(result.status, 0, "\(example): \(result.err)")
                 ran += 1
             }
