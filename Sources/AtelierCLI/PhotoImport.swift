@@ -121,7 +121,7 @@ struct PhotoImport {
                     Diagnostics.warn("\(message) (skipped)")
                     summary.skipped += 1
                 case .cannotStore(let error):
-                    throw error
+                    throw error  // not reached: `run` throws before the transaction
                 case .new(var record):
                     summary.new += 1
                     if let garment { record["garment"] = .string(garment) }

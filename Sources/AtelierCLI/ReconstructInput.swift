@@ -70,7 +70,7 @@ struct ReconstructInput {
     /// reading one would block forever or never end. (A missing or unreadable photo is left to
     /// the reconstruction, which leaves it out and says so.)
     func refuseIrregularFiles() throws {
-        for path in sources.flatMap({ [$0.path] + ($0.maskPath.map { [$0] } ?? []) }) {
+        for path in sources.flatMap({ [$0.path, $0.maskPath].compactMap { $0 } }) {
             do throws(RegularFile.Failure) {
                 try RegularFile.check(path)
             } catch {
