@@ -53,6 +53,7 @@ public enum Diagnostics {
     }
 
     static func describe(_ error: Error) -> (String?, Sysexit) {
+        if let full = DiskFull.failure(for: error) { return (full.message, full.status) }
         switch error {
         case let e as ToolFailure: return (e.message, e.status)
         case let e as InputError:
@@ -68,7 +69,8 @@ public enum Diagnostics {
         case let e as OutputError:
             switch e {
             case .closed: return (nil, .ok)
-            case .failed(let reason): return ("cannot write to standard output: \(reason)", .ioError)
+            case .failed(let reason, let destination): return ("cannot write to \(destination): \(reason)", .ioError)
+            case .noSpace: return (nil, .cannotCreate)  // answered by DiskFull above
             }
         case let e as FilterError: return (e.message, .usage)
         case let e as FieldError: return (e.message, .dataError)
@@ -91,8 +93,9 @@ public enum Diagnostics {
         case let e as BatchDirectoryError:
             switch e {
             case .checksumMismatch: return (e.description, .dataError)
-            case .cannotWrite, .wouldOverwrite, .notARegularFile, .noSpace: return (e.description, .cannotCreate)
+            case .cannotWrite, .wouldOverwrite, .isADirectory, .notADirectory, .notARegularFile, .noSpace, .diskFull: return (e.description, .cannotCreate)
             }
+        case let e as RegularFile.Failure: return (e.description, status(for: e))
         case let e as LocalBatchError:
             switch e {
             case .cannotRead: return (e.description, .noInput)
@@ -144,12 +147,22 @@ extension ParsableCommand {
 }
 
 extension Diagnostics {
+    /// A file that must be regular: missing or unreadable 66, a FIFO or device 65, a read cut
+    /// short 74.
+    static func status(for failure: RegularFile.Failure) -> Sysexit {
+        switch failure {
+        case .cannotOpen: return .noInput
+        case .notARegularFile: return .dataError
+        case .cannotRead: return .ioError
+        }
+    }
+
     /// Exit codes of the transfer protocol's errors (docs/transfer-protocol.md, "Exit codes").
     static func transferStatus(_ error: TransferError) -> Sysexit {
         switch error {
         case .wrongCode, .weakPeerKey: return .noPermission
         case .invalidPairingCode, .unknownPairingWord: return .usage
-        case .malformedHandshake, .unsupportedVersion: return .unavailable
+        case .malformedHandshake, .unsupportedVersion, .receiverBusy: return .unavailable
         case .authenticationFailed, .truncatedStream, .dataAfterClose, .frameTooLarge, .frameTooSmall, .malformedMessage, .unexpectedMessage: return .ioError
         case .unsafePath, .invalidManifest: return .dataError
         case .peerAborted(let reason, _):

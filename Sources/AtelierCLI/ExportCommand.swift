@@ -96,7 +96,7 @@ public struct ExportCommand: ParsableCommand {
         }
         let target = try OutputTarget(path: output)
         do {
-            let sink = RecordOutput(fd: target.fd, lineBuffered: outputOptions.lineBuffered)
+            let sink = RecordOutput(fd: target.fd, destination: target.destination, lineBuffered: outputOptions.lineBuffered)
             switch format {
             case .ndjson: try forEachRecord { _, line in try sink.writeLine(line) }
             case .json: try writeJSONArray(sink)
@@ -131,7 +131,7 @@ public struct ExportCommand: ParsableCommand {
     }
 
     private func forEachRecord(numbered: Bool, _ body: (JSONObject, UnsafeRawBufferPointer, String, Int) throws -> Void) throws {
-        var failure: ToolFailure?
+        var failure: (any Error)?
         for file in files.isEmpty ? ["-"] : files {
             let reader = try LineReader(path: file)
             do {
@@ -146,6 +146,10 @@ public struct ExportCommand: ParsableCommand {
                         // Keep its exit status: carried out of the typed-throws reader and rethrown below.
                         failure = error
                         throw InputError(.io, source: reader.source, line: number, message: error.message)
+                    } catch let error as OutputError {
+                        // The output's own error (a full disk, a closed pipe), not the input's.
+                        failure = error
+                        throw InputError(.io, source: reader.source, line: number, message: "\(error)")
                     } catch {
                         throw InputError(.io, source: reader.source, line: number, message: "\(error)")
                     }
@@ -226,16 +230,22 @@ struct OutputTarget {
                 return
             }
         }
-        let dir = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var template = Array("\(dir.isEmpty ? "." : dir)/.\(name).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ToolFailure("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate) }
-        fchmod(fd, 0o644)
+        // What an export to the same file that was killed left behind goes first.
+        AtomicFile.removeStaleTemporaries(for: path)
+        let temporary = AtomicFile.temporaryPath(for: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            if DiskFull.isOutOfSpace(code) { throw DiskFull.failure(writing: path) }
+            throw ToolFailure("cannot write \(path): \(String(cString: strerror(code)))", .cannotCreate)
+        }
         self.fd = fd
         self.path = path
-        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        self.temporary = temporary
     }
+
+    /// What the output is called in messages.
+    var destination: String { path ?? "standard output" }
 
     func commit() throws {
         guard let path else { return }
@@ -244,9 +254,10 @@ struct OutputTarget {
             return
         }
         guard fsync(fd) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             abandon()
-            throw ToolFailure("cannot write \(path): \(reason)", .ioError)
+            if DiskFull.isOutOfSpace(code) { throw DiskFull.failure(writing: path) }
+            throw ToolFailure("cannot write \(path): \(String(cString: strerror(code)))", .ioError)
         }
         close(fd)
         do { try AtomicFile.commit(temporary: temporary, to: path) } catch {

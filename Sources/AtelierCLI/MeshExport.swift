@@ -62,12 +62,16 @@ struct MeshExport {
 
     /// The mesh and its texture, read back from a model's `mesh/` files.
     static func readMesh(_ path: String, source: String, line: Int) throws -> TexturedMesh {
-        guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw ToolFailure("\(source):\(line): \(path): cannot read the model's mesh", .noInput)
+        let bytes: [UInt8]
+        do throws(RegularFile.Failure) {
+            bytes = try RegularFile.read(path)
+        } catch {
+            if case .notARegularFile = error { throw ToolFailure("\(source):\(line): \(error)", .dataError) }
+            throw ToolFailure("\(source):\(line): \(path): cannot read the model's mesh", Diagnostics.status(for: error))
         }
         var (mesh, textureFile): (TexturedMesh, String?)
         do {
-            (mesh, textureFile) = try PLYMeshReader.read(Array(bytes))
+            (mesh, textureFile) = try PLYMeshReader.read(bytes)
         } catch {
             throw ToolFailure("\(path): \(error)", .dataError)
         }
@@ -75,10 +79,12 @@ struct MeshExport {
             // Only a file beside the mesh: a name from the file is not a path to follow.
             let name = (textureFile as NSString).lastPathComponent
             let texturePath = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-            guard let png = FileManager.default.contents(atPath: texturePath) else {
-                throw ToolFailure("\(path): its texture \(texturePath) cannot be read", .noInput)
+            do throws(RegularFile.Failure) {
+                mesh.texturePNG = try RegularFile.read(texturePath)
+            } catch {
+                if case .notARegularFile = error { throw ToolFailure("\(path): its texture \(error)", .dataError) }
+                throw ToolFailure("\(path): its texture \(texturePath) cannot be read", Diagnostics.status(for: error))
             }
-            mesh.texturePNG = Array(png)
         }
         mesh.name = "Garment"
         return mesh
@@ -128,7 +134,7 @@ struct MeshExport {
         do {
             try AtomicFile.write(files)
         } catch {
-            throw ToolFailure(error.description, error.step == .writing ? .ioError : .cannotCreate)
+            throw DiskFull.failure(for: error) ?? ToolFailure(error.description, error.step == .writing ? .ioError : .cannotCreate)
         }
     }
 }

@@ -16,20 +16,41 @@ enum ModelFiles {
         folders.map { directory + "/" + $0 }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
+    /// Tidies up after a run that was killed while writing into `directory`: its staging
+    /// directories (`.NAME.tmp-PID`) go, and a model folder it had moved aside (`NAME.old-PID`,
+    /// between the two renames that replace it) goes back in place if nothing took its place, or
+    /// goes. Only what processes that no longer run left behind is touched.
+    static func recoverAbandoned(_ folders: [String], in directory: String) {
+        let fm = FileManager.default
+        for folder in folders {
+            let target = directory + "/" + folder
+            AtomicFile.removeStaleTemporaries(for: target)
+            let prefix = folder + ".old-"
+            for name in (try? fm.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+                guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, !AtomicFile.isRunning(pid) else { continue }
+                let old = directory + "/" + name
+                if access(target, F_OK) != 0 { rename(old, target) } else { try? fm.removeItem(atPath: old) }
+            }
+        }
+    }
+
     static func write(_ folders: [Folder], into directory: String, overwrite: Bool) throws {
         let fm = FileManager.default
+        recoverAbandoned(folders.map(\.name), in: directory)
         if !overwrite, let clash = existing(folders.map(\.name), in: directory) {
             throw ToolFailure("\(clash) already exists; choose another --out or pass --overwrite", .cannotCreate)
         }
+        let created = !fm.fileExists(atPath: directory)
         do {
             try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
+            if DiskFull.path(in: error) != nil { throw DiskFull.failure(writing: directory) }
             throw ToolFailure("\(directory): cannot create the directory: \(describe(error))", .cannotCreate)
         }
         var staged: [(staging: String, target: String)] = []
         do {
             for folder in folders {
-                let staging = directory + "/.\(folder.name).tmp-\(getpid())"
+                let staging = AtomicFile.temporaryPath(for: directory + "/" + folder.name)
                 try? fm.removeItem(atPath: staging)
                 staged.append((staging, directory + "/" + folder.name))
                 try fm.createDirectory(atPath: staging, withIntermediateDirectories: false)
@@ -51,6 +72,8 @@ enum ModelFiles {
             }
         } catch {
             for (staging, _) in staged { try? fm.removeItem(atPath: staging) }
+            if created { rmdir(directory) }  // only if empty: nothing of this run is left
+            if DiskFull.path(in: error) != nil { throw DiskFull.failure(writing: directory) }
             throw ToolFailure("\(directory): cannot write the model: \(describe(error))", .cannotCreate)
         }
     }

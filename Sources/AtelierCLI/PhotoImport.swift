@@ -28,6 +28,9 @@ struct PhotoImport {
         /// Already in the catalog under this id.
         case known(String)
         case failed(String)
+        /// The store could not take the photo (a full disk, no permission): not the photo's
+        /// fault, so the import stops whatever `--skip-invalid` says.
+        case cannotStore(CatalogError)
 
         var failure: String? {
             if case .failed(let message) = self { return message }
@@ -55,6 +58,10 @@ struct PhotoImport {
         work.bar.finish(done: work.done)
 
         let outcomes = work.outcomes.compactMap { $0 }
+        for case .cannotStore(let error) in outcomes {
+            staging?.discard()
+            throw error
+        }
         if stopAtFirstFailure, let message = outcomes.lazy.compactMap(\.failure).first {
             staging?.discard()
             throw ToolFailure("\(message); nothing was imported", .dataError)
@@ -73,7 +80,7 @@ struct PhotoImport {
             try spool.drain(to: out)
         } catch {
             // A reader that went away (`| head`) is not an error; a full disk is.
-            if case .failed = error { throw error }
+            if case .closed = error {} else { throw error }
         }
         return summary
     }
@@ -113,6 +120,8 @@ struct PhotoImport {
                 case .failed(let message):
                     Diagnostics.warn("\(message) (skipped)")
                     summary.skipped += 1
+                case .cannotStore(let error):
+                    throw error  // not reached: `run` throws before the transaction
                 case .new(var record):
                     summary.new += 1
                     if let garment { record["garment"] = .string(garment) }
@@ -153,6 +162,8 @@ struct PhotoImport {
                 }
             }
             return .new(record(id: id, source: path, bytes: bytes.count, photo: photo, paths: (photoPath, thumbnailPath, squarePath)))
+        } catch let error as CatalogError {
+            return .cannotStore(error)
         } catch {
             return .failed("\(path): \(error)")
         }
@@ -197,23 +208,14 @@ struct PhotoImport {
         return ISODate.normalizeInstant(exifDateTime + String(format: "%@%02d:%02d", sign, abs(offset) / 3600, abs(offset) / 60 % 60))
     }
 
-    /// The whole file, or an error saying why it cannot be read.
+    /// The whole file, or an error saying why it cannot be read (without the path, which the
+    /// caller puts first). A FIFO or device is refused without blocking (`RegularFile`).
     static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ToolFailure("cannot read: \(String(cString: strerror(errno)))", .noInput) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ToolFailure("cannot read: \(String(cString: strerror(errno)))", .noInput) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw ToolFailure("not a regular file", .dataError) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ToolFailure(n == 0 ? "the file shrank while being read" : "cannot read: \(String(cString: strerror(errno)))", .ioError) }
-            offset += n
+        do throws(RegularFile.Failure) {
+            return try RegularFile.read(path)
+        } catch {
+            throw ToolFailure(error.reason, Diagnostics.status(for: error))
         }
-        return bytes
     }
 
     /// The queue of photos, their outcomes and the progress bar, shared by the workers.
@@ -242,7 +244,11 @@ struct PhotoImport {
             lock.withLock {
                 outcomes[index] = outcome
                 done += 1
-                if case .failed = outcome, stop { stopped = true }
+                switch outcome {
+                case .failed: if stop { stopped = true }
+                case .cannotStore: stopped = true
+                case .new, .known: break
+                }
                 bar.update(done: done)
             }
         }

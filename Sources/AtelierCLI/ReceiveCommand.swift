@@ -94,6 +94,11 @@ public struct ReceiveCommand: ParsableCommand {
         Diagnostics.note("waiting for a sender on port \(listener.address.port)")
         let connection = try pair(listener: listener, code: code)
         advertiser?.stop()
+        // A second sender hears that this one is busy, rather than waiting and being reset.
+        let busy = BusyAnswerer(listener: listener) { peer in
+            Diagnostics.warn("\(peer.host) connected while this batch is being received; told it to try again when it is done")
+        }
+        defer { busy.stop() }
         var bar: ProgressReporter?
         var total: UInt64 = 0
         try BatchReceiver(into: into, overwrite: overwrite).run(connection) { event in

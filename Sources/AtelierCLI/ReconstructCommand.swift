@@ -173,6 +173,7 @@ public struct ReconstructCommand: ParsableCommand {
         if sampleOrdering == .sequential { options.pairs = .sequential(overlap: 10) }
         let directory = Self.absolute(out ?? "Models/" + Self.timestamp())
         let folders = detail == .sparse ? ["sparse"] : ["sparse", "dense", "mesh"]
+        ModelFiles.recoverAbandoned(folders, in: directory)
         if !overwrite, let clash = ModelFiles.existing(folders, in: directory) {
             throw ToolFailure("\(clash) already exists; choose another --out or pass --overwrite", .cannotCreate)
         }

@@ -18,6 +18,7 @@ struct ReconstructInput {
     static func fromArguments(_ arguments: [String], masks: String?) throws -> ReconstructInput {
         var input = ReconstructInput()
         input.sources = Self.sources(paths: try PhotoFiles.expand(arguments), masks: masks, notes: &input.notes)
+        try input.refuseIrregularFiles()
         return input
     }
 
@@ -61,7 +62,21 @@ struct ReconstructInput {
             input.notes.append("no batch record with status \"complete\" on standard input: the transfer may be unfinished; reconstructing the \(paths.count) photos received")
         }
         input.sources = Self.sources(paths: paths, masks: masks, notes: &input.notes)
+        try input.refuseIrregularFiles()
         return input
+    }
+
+    /// Refuses a photo or mask that is a FIFO, a device or a directory before anything reads it:
+    /// reading one would block forever or never end. (A missing or unreadable photo is left to
+    /// the reconstruction, which leaves it out and says so.)
+    func refuseIrregularFiles() throws {
+        for path in sources.flatMap({ [$0.path, $0.maskPath].compactMap { $0 } }) {
+            do throws(RegularFile.Failure) {
+                try RegularFile.check(path)
+            } catch {
+                if case .notARegularFile = error { throw ToolFailure(error.description, .dataError) }
+            }
+        }
     }
 
     enum ReadFailure: Error {

@@ -8,14 +8,17 @@ import Foundation
 /// EPIPE and `OutputClosed` is thrown, which the tools treat as a quiet, successful end.
 public final class RecordOutput {
     private let fd: Int32
+    /// What the output is called in messages: "standard output", or the file `-o` names.
+    public let destination: String
     private var buffer: [UInt8] = []
     private let lineBuffered: Bool
     private let flushThreshold = 1 << 16
     /// Records written so far.
     public private(set) var count = 0
 
-    public init(fd: Int32 = 1, lineBuffered: Bool = false) {
+    public init(fd: Int32 = 1, destination: String = "standard output", lineBuffered: Bool = false) {
         self.fd = fd
+        self.destination = destination
         self.lineBuffered = lineBuffered || isatty(fd) == 1
         buffer.reserveCapacity(flushThreshold * 2)
     }
@@ -53,7 +56,9 @@ public final class RecordOutput {
                 let code = errno
                 buffer.removeAll()
                 offset = 0
-                throw code == EPIPE ? .closed : .failed(String(cString: strerror(code)))
+                if code == EPIPE { throw .closed }
+                if DiskFull.isOutOfSpace(code) { throw .noSpace(destination) }
+                throw .failed(String(cString: strerror(code)), destination: destination)
             }
             offset += n
         }
@@ -64,7 +69,10 @@ public final class RecordOutput {
 public enum OutputError: Error {
     /// The reader closed the pipe: not an error for a filter.
     case closed
-    case failed(String)
+    /// Writing failed for `reason` (the system's words) on `destination`.
+    case failed(String, destination: String = "standard output")
+    /// The disk holding `destination` is full.
+    case noSpace(String)
 }
 
 /// Holds an import's output until its transaction commits, so stdout never shows a record that

@@ -16,7 +16,7 @@ public struct SendCommand: ParsableCommand {
             manifest, then the files the receiver does not have yet, and prints a capture record \
             per file once the receiver has verified it, then the batch record. Hashes of files \
             sent before are kept in $XDG_CACHE_HOME/atelier/send-hashes.tsv (by device, inode, size \
-            and time) and checked again as the files are read, so sending a large folder again \
+            and times) and checked again as the files are read, so sending a large folder again \
             starts at once.
 
             Without --code it makes a code up and shows it on stderr; type it into atl-recv on the \
@@ -95,11 +95,26 @@ public struct SendCommand: ParsableCommand {
         if generated { Diagnostics.warn("code \(code); on the receiving machine: atl-recv --code \(code)") }
 
         var cache = SendHashCache.load()
+        let filled = cache.filling(items)
+        let hashedByCache = Set(zip(items, filled).filter { $0.0.sha256Hex == nil && $0.1.sha256Hex != nil }.map(\.0.localPath))
         let hashing = LockedProgressReporter(ProgressReporter(mode: progress.progress, stage: "hashing", unit: "bytes"))
-        let batch = try LocalBatch.make(cache.filling(items), batchID: self.batch) { done in hashing.update(done: Int(done)) }
+        let batch = try LocalBatch.make(filled, batchID: self.batch) { done in hashing.update(done: Int(done)) }
         hashing.finish(done: Int(batch.manifest.totalBytes))
-        cache.remember(batch)
+        if cache.remember(batch) { cache.saveOrWarn() }
+        do {
+            try send(batch, code: code, out: out)
+        } catch LocalBatchError.notAsRecorded(let path) where hashedByCache.contains(path) {
+            // The hash came from the cache, not from a record: the cache was wrong about this
+            // file (rewritten in place, its times put back). Drop the line so the next run
+            // hashes it afresh; this run cannot change the manifest the receiver already has.
+            cache.forget(path)
+            cache.saveOrWarn()
+            throw ToolFailure("\(path) changed since its sha256 was noted when it was last sent, though its size and times did not; the note is dropped: run the transfer again (both sides) to send it as it is now", .tempFail)
+        }
+    }
 
+    /// Pairs with the receiver and sends `batch`, printing a record per file and the batch record.
+    private func send(_ batch: LocalBatch, code: PairingCode, out: RecordOutput) throws {
         let socket = try connect(code: code)
         let connection = try SecureConnection.pairAsSender(socket, code: code)
         let manifest = batch.manifest

@@ -1,3 +1,4 @@
+import AtelierFormats
 import AtelierTransfer
 import Foundation
 
@@ -5,11 +6,16 @@ import Foundation
 /// resume after an interruption) does not read every file twice before the first byte moves.
 ///
 /// Kept in `$XDG_CACHE_HOME/atelier/send-hashes.tsv` (`~/.cache/atelier/…`), one line per
-/// file: device, inode, size, modification time (seconds, nanoseconds) and sha256, tab-
-/// separated. A file counts as unchanged only if all of these match; a hash taken from here is
-/// still checked as the file is sent (`LocalBatch.unverified`), so a stale line can fail a
-/// send, never corrupt one. Best effort throughout: an unreadable or unwritable cache only
-/// means hashing again.
+/// file: device, inode, size, modification time (seconds, nanoseconds), change time (seconds,
+/// nanoseconds) and sha256, tab-separated. A file counts as unchanged only if all of these
+/// match. The change time is what catches a file rewritten and then given its old modification
+/// time back (`touch -d`): nobody can set it, as git's index relies on. Lines of the older
+/// six-column form, without it, are ignored (those files are hashed once more).
+///
+/// A hash taken from here is still checked as the file is sent (`LocalBatch.unverified`); a
+/// mismatch drops the line (`forget`), so a stale line fails at most one send, never corrupts
+/// one. The file is rewritten whole through `AtomicFile`; failing to save it is a warning (the
+/// next send hashes again), never an error.
 struct SendHashCache {
     private struct Key: Hashable {
         var device: UInt64
@@ -18,14 +24,17 @@ struct SendHashCache {
 
     private struct Stamp: Equatable {
         var size: Int64
-        var seconds: Int
-        var nanoseconds: Int
+        var modified: timespec
+        var changed: timespec
+
+        static func == (a: Stamp, b: Stamp) -> Bool {
+            a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
     }
 
     let path: String
     private var entries: [Key: (stamp: Stamp, sha256Hex: String)] = [:]
-    /// Beyond this many lines the file is rewritten with only the live entries.
-    static let compactAfterLines = 200_000
 
     /// The cache of this user (`$XDG_CACHE_HOME`, else `~/.cache`).
     static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> SendHashCache {
@@ -39,9 +48,12 @@ struct SendHashCache {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
         for line in text.split(separator: "\n") {
             let f = line.split(separator: "\t")
-            guard f.count == 6, let device = UInt64(f[0]), let inode = UInt64(f[1]), let size = Int64(f[2]),
-                  let seconds = Int(f[3]), let nanoseconds = Int(f[4]), f[5].count == 64 else { continue }
-            entries[Key(device: device, inode: inode)] = (Stamp(size: size, seconds: seconds, nanoseconds: nanoseconds), String(f[5]))
+            guard f.count == 8, let device = UInt64(f[0]), let inode = UInt64(f[1]), let size = Int64(f[2]),
+                  let mSeconds = Int(f[3]), let mNanoseconds = Int(f[4]), let cSeconds = Int(f[5]), let cNanoseconds = Int(f[6]),
+                  f[7].count == 64 else { continue }
+            let stamp = Stamp(size: size, modified: timespec(tv_sec: mSeconds, tv_nsec: mNanoseconds),
+                              changed: timespec(tv_sec: cSeconds, tv_nsec: cNanoseconds))
+            entries[Key(device: device, inode: inode)] = (stamp, String(f[7]))
         }
     }
 
@@ -54,34 +66,50 @@ struct SendHashCache {
         }
     }
 
-    /// Notes the hashes of `batch` the cache did not have.
-    mutating func remember(_ batch: LocalBatch) {
-        var lines = ""
+    /// Notes the hashes of `batch` the cache did not have. Returns whether anything changed.
+    @discardableResult
+    mutating func remember(_ batch: LocalBatch) -> Bool {
+        var changed = false
         for (index, entry) in batch.manifest.entries.enumerated() where !batch.unverified.contains(index) {
             guard let (key, stamp) = Self.identify(batch.localPaths[index]), stamp.size == Int64(entry.size) else { continue }
             entries[key] = (stamp, entry.sha256Hex)
-            lines += "\(key.device)\t\(key.inode)\t\(stamp.size)\t\(stamp.seconds)\t\(stamp.nanoseconds)\t\(entry.sha256Hex)\n"
+            changed = true
         }
-        guard !lines.isEmpty else { return }
+        return changed
+    }
+
+    /// Drops what the cache holds for the file at `path` (its hash turned out stale).
+    mutating func forget(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        entries[Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = nil
+    }
+
+    /// Writes the cache whole, atomically (beside it, flushed, renamed). Throws
+    /// `AtomicFile.Failure`; callers warn and go on.
+    func save() throws(AtomicFile.Failure) {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let existing = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        if existing / 100 > Self.compactAfterLines {
-            // Rewritten whole (through a temporary file), keeping one line per file.
-            let all = entries.map { "\($0.key.device)\t\($0.key.inode)\t\($0.value.stamp.size)\t\($0.value.stamp.seconds)\t\($0.value.stamp.nanoseconds)\t\($0.value.sha256Hex)\n" }.joined()
-            let temporary = path + ".tmp-\(getpid())"
-            if FileManager.default.createFile(atPath: temporary, contents: Data(all.utf8)) { rename(temporary, path) }
-            return
+        var text = ""
+        for (key, value) in entries {
+            let s = value.stamp
+            text += "\(key.device)\t\(key.inode)\t\(s.size)\t\(s.modified.tv_sec)\t\(s.modified.tv_nsec)\t\(s.changed.tv_sec)\t\(s.changed.tv_nsec)\t\(value.sha256Hex)\n"
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        _ = lines.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count - 1) }
+        try AtomicFile.write([(path, Array(text.utf8))])
+    }
+
+    /// Saves, turning a failure into a warning: a cache that cannot be saved only means hashing again.
+    func saveOrWarn() {
+        do throws(AtomicFile.Failure) {
+            try save()
+        } catch {
+            Diagnostics.warn("cannot save the hash cache \(path): \(String(cString: strerror(error.code))); the next send hashes these files again")
+        }
     }
 
     private static func identify(_ path: String) -> (Key, Stamp)? {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return (Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
-                Stamp(size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec)))
+                Stamp(size: Int64(info.st_size), modified: info.st_mtim, changed: info.st_ctim))
     }
 }

@@ -18,6 +18,7 @@ public enum AtomicFile {
     /// the order given and flushes their directories. A failure before the renames leaves every
     /// final path as it was; the temporaries are removed either way.
     public static func write(_ files: [(path: String, bytes: [UInt8])]) throws(Failure) {
+        for file in files { removeStaleTemporaries(for: file.path) }
         var staged: [(temporary: String, path: String)] = []
         func cleanUp() { for file in staged { unlink(file.temporary) } }
         for file in files {
@@ -79,9 +80,33 @@ public enum AtomicFile {
         syncDirectory(directoryOf(destination))
     }
 
-    /// A hidden name beside `path`, unique to this process.
+    /// A hidden name beside `path`, unique to this process: `.NAME.tmp-PID`.
     public static func temporaryPath(for path: String) -> String {
-        directoryOf(path) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+        directoryOf(path) + "/" + temporaryPrefix(for: path) + "\(getpid())"
+    }
+
+    /// Removes what writers of `path` that died (killed, or the machine lost power) left beside
+    /// it: every `.NAME.tmp-PID` file or directory whose process no longer exists. A temporary
+    /// of a process still running (another export to the same file, this very process) is left
+    /// alone, as is anything else in the directory. Best effort: what cannot be removed stays.
+    public static func removeStaleTemporaries(for path: String) {
+        let directory = directoryOf(path)
+        let prefix = temporaryPrefix(for: path)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid(), !isRunning(pid) else { continue }
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+    }
+
+    /// True unless the system says no process `pid` exists (`kill(pid, 0)` failing with ESRCH;
+    /// EPERM means it exists but is another user's).
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    private static func temporaryPrefix(for path: String) -> String {
+        ".\((path as NSString).lastPathComponent).tmp-"
     }
 
     private static func directoryOf(_ path: String) -> String {

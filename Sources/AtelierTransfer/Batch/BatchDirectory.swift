@@ -46,6 +46,7 @@ public struct BatchDirectory: Sendable {
         try checkNothingStrangeOnTheWay(to: relative)
         var info = stat()
         if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT != S_IFDIR else { throw .isADirectory(path: path) }
             guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
             if Int64(info.st_size) == size, journal.vouchesFor(relative, sha256Hex: sha256Hex, info: info) { return .complete }
             if Int64(info.st_size) == size, let digest = try? Self.digest(of: path, bytes: size).hex, digest == sha256Hex { return .complete }
@@ -79,7 +80,7 @@ public struct BatchDirectory: Sendable {
         try makeDirectories(partialDirectory)
         let path = partialPath(relative: relative, sha256Hex: sha256Hex)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .writing(path, code: errno) }
         var hasher = SHA256()
         if offset > 0 {
             do throws(BatchDirectoryError) {
@@ -108,7 +109,7 @@ public struct BatchDirectory: Sendable {
         }
         try checkNothingStrangeOnTheWay(to: relative)
         try makeDirectories((target as NSString).deletingLastPathComponent)
-        guard rename(path, target) == 0 else { throw .cannotWrite(path: target, reason: String(cString: strerror(errno))) }
+        guard rename(path, target) == 0 else { throw errno == EISDIR ? .isADirectory(path: target) : .writing(target, code: errno) }
         var info = stat()
         if lstat(target, &info) == 0 { VerifiedJournal.append(relative: relative, sha256Hex: sha256Hex, info: info, to: journalPath) }
     }
@@ -145,7 +146,7 @@ public struct BatchDirectory: Sendable {
         for component in [""] + relative.split(separator: "/").dropLast().map(String.init) {
             if !component.isEmpty { path += "/" + component }
             guard lstat(path, &info) == 0 else { return }
-            guard info.st_mode & S_IFMT == S_IFDIR else { throw .notARegularFile(path: path) }
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
         }
     }
 

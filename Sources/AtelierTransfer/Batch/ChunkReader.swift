@@ -21,10 +21,9 @@ final class ChunkReader {
     /// long (or at least that long, with `allowLonger`).
     func open(_ path: String, expectedSize: UInt64, from offset: UInt64, allowLonger: Bool = false) throws {
         closeFile()
-        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LocalBatchError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, UInt64(info.st_size) == expectedSize || (allowLonger && UInt64(info.st_size) > expectedSize) else {
+        let info: stat
+        (fd, info) = try LocalBatchError.opening(path)
+        guard UInt64(info.st_size) == expectedSize || (allowLonger && UInt64(info.st_size) > expectedSize) else {
             throw LocalBatchError.changed(path: path)
         }
         _ = posix_fadvise(fd, off_t(offset), 0, Int32(POSIX_FADV_SEQUENTIAL))

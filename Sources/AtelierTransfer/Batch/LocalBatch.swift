@@ -1,3 +1,4 @@
+import AtelierRecords
 import Crypto
 import Dispatch
 import Foundation
@@ -74,8 +75,7 @@ public struct LocalBatch: Sendable {
     }
 
     static func digest(of path: String, progress: (UInt64) -> Void) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LocalBatchError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        let fd = try LocalBatchError.opening(path).fd
         defer { close(fd) }
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         var hasher = SHA256()
@@ -132,6 +132,20 @@ public enum LocalBatchError: Error, Equatable, CustomStringConvertible {
         case .duplicateName(let name): return "two files would both be \(name) on the receiver"
         case .changed(let path): return "\(path) changed while being sent"
         case .notAsRecorded(let path): return "\(path) changed since its sha256 was noted (in its record, or when it was last sent); send it again"
+        }
+    }
+}
+
+extension LocalBatchError {
+    /// Opens `path` for reading without blocking on a FIFO or device (`RegularFile`).
+    static func opening(_ path: String) throws(LocalBatchError) -> (fd: Int32, info: stat) {
+        do throws(RegularFile.Failure) {
+            return try RegularFile.open(path)
+        } catch {
+            switch error {
+            case .notARegularFile: throw .notARegularFile(path: path)
+            case .cannotOpen(_, let code), .cannotRead(_, let code): throw .cannotRead(path: path, reason: String(cString: strerror(code)))
+            }
         }
     }
 }

@@ -32,7 +32,7 @@ public final class PartialFile: @unchecked Sendable {
         while offset < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            guard n > 0 else { throw .writing(path, code: n == 0 ? EIO : errno) }
             offset += n
         }
         written += Int64(bytes.count)
@@ -45,7 +45,7 @@ public final class PartialFile: @unchecked Sendable {
 
     /// Makes the bytes durable and returns the whole file's sha256 (hex) and its path.
     func finish() throws(BatchDirectoryError) -> (digest: String, path: String) {
-        guard fsync(fd) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fsync(fd) == 0 else { throw .writing(path, code: errno) }
         return (hasher.finalize().hex, path)
     }
 }

@@ -26,6 +26,8 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Key confirmation failed: the two sides typed different pairing codes (or an attacker
     /// guessed and lost). Each side detects this by itself, before any file byte moves.
     case wrongCode
+    /// The receiver is in the middle of another batch and turned this connection away.
+    case receiverBusy
     /// A handshake step was called out of order (a programming error in the caller).
     case handshakeOutOfOrder(String)
 
@@ -77,6 +79,8 @@ public enum TransferError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the peer sent an invalid key share (a low-order point); handshake aborted"
         case .wrongCode:
             return "wrong pairing code: the two sides typed different codes; nothing was transferred"
+        case .receiverBusy:
+            return "the receiver is busy with another batch; try again when it is done"
         case .handshakeOutOfOrder(let what):
             return "handshake step out of order: \(what)"
         case .frameTooLarge(let length, let limit):

@@ -19,6 +19,11 @@ import Foundation
 /// sender right after), so a wrong code is detected on both sides, each by its own check,
 /// before any file byte moves. Nothing sent allows an offline test of a guess: an active
 /// attacker gets one guess per handshake it takes part in.
+///
+/// A receiver already busy with a batch answers a new connection with `busy` instead of a
+/// greeting (24 B: "ATLB" and 20 zero bytes, the greeting's size, so that a sender reading a
+/// greeting reads it whole) and closes. A sender of this version reports `.receiverBusy`; an
+/// older one, finding no "ATLR", reports a malformed handshake, which exits the same way.
 public enum PairingHandshake {
     public static let greetingBytes = 24
     public static let initiateBytes = 56
@@ -33,6 +38,9 @@ public enum PairingHandshake {
     static let initiateMagic: [UInt8] = Array("ATLS".utf8)
     static let responseMagic: [UInt8] = Array("ATLK".utf8)
     static let confirmMagic: [UInt8] = Array("ATLC".utf8)
+    static let busyMagic: [UInt8] = Array("ATLB".utf8)
+    /// What a receiver busy with another batch sends in place of its greeting, then closes.
+    public static let busy: [UInt8] = busyMagic + [UInt8](repeating: 0, count: greetingBytes - 4)
 
     static func channelIdentifier(version: UInt8) -> [UInt8] {
         CPace.lvCat([Array("atelier-transfer".utf8), [version, suite], Array("sender".utf8), Array("receiver".utf8)])
@@ -126,9 +134,11 @@ public enum PairingHandshake {
         }
 
         /// Picks the highest common version and returns the `initiate` message carrying this
-        /// side's share. Throws `.malformedHandshake` or `.unsupportedVersion`.
+        /// side's share. Throws `.receiverBusy` (the receiver sent `busy`), `.malformedHandshake`
+        /// or `.unsupportedVersion`.
         public mutating func initiate(greeting: [UInt8]) throws -> [UInt8] {
             guard started == nil else { throw TransferError.handshakeOutOfOrder("initiate(greeting:) called twice") }
+            if Array(greeting.prefix(4)) == busyMagic { throw TransferError.receiverBusy }
             try check(greeting, size: greetingBytes, magic: greetingMagic, "greeting")
             let theirs = greeting[4]...max(greeting[4], greeting[5])
             let version = min(theirs.upperBound, supportedVersions.upperBound)

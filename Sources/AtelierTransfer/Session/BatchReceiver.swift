@@ -176,8 +176,8 @@ public struct BatchReceiver: Sendable {
 
     static func abortReason(for error: BatchDirectoryError) -> AbortReason {
         switch error {
-        case .noSpace: .diskFull
-        case .wouldOverwrite, .notARegularFile: .refusedOverwrite
+        case .noSpace, .diskFull: .diskFull
+        case .wouldOverwrite, .isADirectory, .notADirectory, .notARegularFile: .refusedOverwrite
         case .checksumMismatch: .verificationFailed
         case .cannotWrite: .ioError
         }
