@@ -37,6 +37,9 @@ extension RegexParser {
                 set.items.append(.range(low, low))
                 continue
             }
+            if after == ascii("-") {
+                throw unsupported("class difference (\"--\")", "atelier's matcher does not implement (write \\- for the character)")
+            }
             position += 1
             guard case .scalar(let high) = try parseSetElement() else {
                 throw syntax("a range must end with a single character", at: elementStart)
