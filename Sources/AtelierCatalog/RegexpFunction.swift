@@ -1,11 +1,15 @@
+import AtelierRecords
 import Foundation
 import GRDB
 
-/// SQLite's `REGEXP` operator, backed by the same `NSRegularExpression` matching that `--where
-/// 'field~pattern'` uses on a stream, so a regular expression on a text column can be answered
-/// inside SQLite: only the matching rows are decoded, instead of every row of the table.
+/// SQLite's `REGEXP` operator, backed by the same `RegularExpression` matching that `--where
+/// 'field~pattern'` uses on a stream (so the catalog and `atl-query -` agree, and neither can be
+/// made to run for minutes by a pattern), so a regular expression on a text column can be
+/// answered inside SQLite: only the matching rows are decoded, instead of every row of the table.
 enum RegexpFunction {
-    /// `X REGEXP Y` calls `regexp(Y, X)`: the pattern first. NULL values match nothing.
+    /// `X REGEXP Y` calls `regexp(Y, X)`: the pattern first. NULL values match nothing, and so
+    /// does everything when the pattern does not compile (`FieldFilter` has refused it before
+    /// any query runs).
     static func make() -> DatabaseFunction {
         let cache = PatternCache()
         return DatabaseFunction("regexp", argumentCount: 2, pure: true) { values in
@@ -19,19 +23,19 @@ enum RegexpFunction {
             case .blob: return false
             }
             guard let regex = cache.regex(pattern) else { return false }
-            return regex.firstMatch(in: subject, range: NSRange(subject.startIndex..., in: subject)) != nil
+            return regex.matches(subject)
         }
     }
 
     /// Compiled patterns: a query uses one or two, for every row.
     private final class PatternCache: @unchecked Sendable {
         private let lock = NSLock()
-        private var compiled: [String: NSRegularExpression?] = [:]
+        private var compiled: [String: RegularExpression?] = [:]
 
-        func regex(_ pattern: String) -> NSRegularExpression? {
+        func regex(_ pattern: String) -> RegularExpression? {
             lock.withLock {
                 if let known = compiled[pattern] { return known }
-                let made = try? NSRegularExpression(pattern: pattern)
+                let made = try? RegularExpression(pattern)
                 compiled[pattern] = made
                 return made
             }

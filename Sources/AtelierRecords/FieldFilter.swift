@@ -2,7 +2,8 @@ import Foundation
 
 /// One `--where` condition: `field OP value`, evaluated on a record.
 ///
-/// Operators: `=`, `!=`, `<`, `<=`, `>`, `>=`, `~` (regular expression), `!~`, and `has` for
+/// Operators: `=`, `!=`, `<`, `<=`, `>`, `>=`, `~` (regular expression, see `RegularExpression`:
+/// ICU's syntax, matched in linear time), `!~`, and `has` for
 /// lists. A path may go through lists (`composition.fabric`), and then a condition holds when any
 /// element satisfies it; `!=` and `!~` are the exact negations of `=` and `~`. Numbers compare as
 /// numbers, everything else as text, so ISO dates compare in time order; `today`, `yesterday`
@@ -18,7 +19,7 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
     /// The operand as text, with relative dates resolved and surrounding quotes removed.
     public let operand: String
     public let numericOperand: Double?
-    private let regex: NSRegularExpressionBox?
+    private let regex: RegularExpression?
 
     public var field: String { path.joined(separator: ".") }
     /// The condition as `parse` reads it back: the operand is quoted whenever, written bare, it
@@ -34,10 +35,10 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
         self.operand = operand
         self.numericOperand = Double(operand).flatMap { $0.isFinite ? $0 : nil }
         if op == .matches || op == .notMatches {
-            do {
-                regex = NSRegularExpressionBox(try NSRegularExpression(pattern: operand))
+            do throws(RegexError) {
+                regex = try RegularExpression(operand)
             } catch {
-                throw FilterError("invalid regular expression \"\(operand)\"")
+                throw FilterError(error.description)
             }
         } else {
             regex = nil
@@ -145,7 +146,7 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
             case .int, .double, .bool: text = JSONWriter.string(value)
             default: return false
             }
-            return regex.value.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return regex.matches(text)
         case .equal, .has:
             return compare(value).map { $0 == 0 } ?? false
         case .less: return compare(value).map { $0 < 0 } ?? false
@@ -180,10 +181,4 @@ public struct FilterError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
-}
-
-/// NSRegularExpression is immutable and thread-safe but not marked Sendable.
-final class NSRegularExpressionBox: @unchecked Sendable {
-    let value: NSRegularExpression
-    init(_ value: NSRegularExpression) { self.value = value }
 }
