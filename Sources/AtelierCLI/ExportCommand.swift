@@ -65,6 +65,7 @@ public struct ExportCommand: ParsableCommand {
         if format == .backup && output == nil { throw ValidationError("--format backup needs -o FILE (for example -o wardrobe.atelier)") }
         if format == .backup && !files.isEmpty { throw ValidationError("--format backup reads the catalog, not files") }
         if columns != nil && format != .csv { throw ValidationError("--columns applies to --format csv only") }
+        if let columns { _ = try parseFieldList(columns, option: "--columns") }
         if overwrite && MeshExport.Format(rawValue: format.rawValue) == nil {
             throw ValidationError("--overwrite applies to the mesh formats (usdz, glb, obj, ply); -o already replaces a \(format.rawValue) file atomically")
         }

@@ -79,13 +79,13 @@ public func parseFieldPath<S: StringProtocol>(_ text: S) -> [String]? {
     return components.map { String($0) }
 }
 
-/// Parses a `--fields` list: comma-separated field paths (`id,name,price.amount`).
-public func parseFieldList(_ text: String) throws(FilterError) -> [[String]] {
+/// Parses a `--fields` (or `--columns`) list: comma-separated field paths (`id,name,price.amount`).
+public func parseFieldList(_ text: String, option: String = "--fields") throws(FilterError) -> [[String]] {
     var paths: [[String]] = []
     for item in text.split(separator: ",", omittingEmptySubsequences: false) {
         let name = item.trimmingCharacters(in: .whitespaces)
         guard let path = parseFieldPath(name) else {
-            throw FilterError("in --fields '\(text)': \(name.isEmpty ? "an empty name" : "\"\(name)\"") is not a field; list names like id,name,price.amount")
+            throw FilterError("in \(option) '\(text)': \(name.isEmpty ? "an empty name" : "\"\(name)\"") is not a field; list names like id,name,price.amount")
         }
         paths.append(path)
     }

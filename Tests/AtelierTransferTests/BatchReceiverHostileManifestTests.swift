@@ -50,6 +50,42 @@ final class BatchReceiverHostileManifestTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: base), ["deep", "deep/er"])
     }
 
+    /// Regression: data past a file's declared size was refused as "file 0 at offset 0,
+    /// expected 0", a contradiction; the message now says what was wrong.
+    func testDataPastTheDeclaredSizeIsRefusedSayingSo() throws {
+        let code = try PairingCode(parsing: "7-crane-orbit")
+        let listener = try TCPListener("127.0.0.1:0")
+        let port = listener.address.port
+        let senderResult = SenderResult()
+        let senderDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { senderDone.signal() }
+            do {
+                let socket = try TCPConnection.connect(to: SocketAddress.resolve(host: "127.0.0.1", port: port), timeoutSeconds: 10)
+                let connection = try SecureConnection.pairAsSender(socket, code: code)
+                try connection.send(.hello(Hello(role: .sender, software: "evil-send")))
+                guard case .hello = try connection.receive() else { return }
+                try connection.sendUnchecked(plaintext: Self.manifestPlaintext([(Array("a.jpg".utf8), Array("hello".utf8))]))
+                guard case .resume = try connection.receive() else { return }
+                try connection.send(.data(entry: 0, offset: 0, bytes: Array("hello, and more".utf8)[...]))
+                senderResult.set(try connection.receive())
+            } catch {
+                senderResult.set(error)
+            }
+        }
+        let socket = try listener.accept(timeoutSeconds: 10, connectionTimeoutSeconds: 10)
+        let connection = try SecureConnection.pairAsReceiver(socket, code: code)
+        XCTAssertThrowsError(try BatchReceiver(into: base + "/deep/er/into").run(connection) { _ in }) { error in
+            XCTAssertEqual(error as? TransferError,
+                           .malformedMessage("data", reason: "file 0 would grow to 15 bytes at offset 0, past the 5 its manifest entry declares"))
+        }
+        try? connection.close()  // the receiver has already sent its abort and closed
+        XCTAssertEqual(senderDone.wait(timeout: .now() + 10), .success, "the fake sender finished")
+        guard case .abort(_, let message)? = senderResult.message else { return XCTFail("the sender got \(String(describing: senderResult.message))") }
+        XCTAssertTrue(message.contains("past the 5 its manifest entry declares"), message)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/deep/er/into/a.jpg"), "nothing of the file is in place")
+    }
+
     // MARK: The fake sender
 
     /// Runs a `BatchReceiver` (into `base/deep/er/into`) against a sender that pairs properly,

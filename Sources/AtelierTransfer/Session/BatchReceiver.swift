@@ -125,8 +125,12 @@ public struct BatchReceiver: Sendable {
                         current = (index, try open(index))
                         expectedOffset = UInt64(current!.file.written)
                     }
-                    guard offset == expectedOffset, expectedOffset + UInt64(bytes.count) <= manifest.entries[index].size else {
+                    guard offset == expectedOffset else {
                         throw TransferError.malformedMessage("data", reason: "file \(entry) at offset \(offset), expected \(expectedOffset)")
+                    }
+                    let size = manifest.entries[index].size
+                    guard expectedOffset <= size, UInt64(bytes.count) <= size - expectedOffset else {
+                        throw TransferError.malformedMessage("data", reason: "file \(entry) would grow to \(expectedOffset + UInt64(bytes.count)) bytes at offset \(offset), past the \(size) its manifest entry declares")
                     }
                     try writer.append(bytes, to: current!.file)
                     expectedOffset += UInt64(bytes.count)
