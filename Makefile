@@ -72,8 +72,8 @@ bench-reconstruct: release ## atl-reconstruct vs pycolmap on synthetic captures:
 bench-transfer: release ## transfer benchmark: atl-send/atl-recv vs magic-wormhole and socat over loopback (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/transfer.sh
 
-fuzz: ## libFuzzer on the JSON, CSV, EXIF, image, transfer-frame and DNS parsers, FUZZ_SECONDS (default 300) each; seeds in fuzz/corpus
-	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS) && fuzz/run.sh image $(FUZZ_SECONDS) && fuzz/run.sh transfer $(FUZZ_SECONDS) && fuzz/run.sh dns $(FUZZ_SECONDS)
+fuzz: ## libFuzzer on the JSON, CSV, EXIF, image, transfer-frame and DNS parsers and the backup reader, FUZZ_SECONDS (default 300) each; seeds in fuzz/corpus
+	fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh csv $(FUZZ_SECONDS) && fuzz/run.sh exif $(FUZZ_SECONDS) && fuzz/run.sh image $(FUZZ_SECONDS) && fuzz/run.sh transfer $(FUZZ_SECONDS) && fuzz/run.sh dns $(FUZZ_SECONDS) && fuzz/run.sh backup $(FUZZ_SECONDS)
 
 clean: ## remove build products and the demo catalog
 	rm -rf .build $(DEMO)

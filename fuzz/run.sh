@@ -7,11 +7,13 @@
 #   fuzz/run.sh image SECONDS [libFuzzer flags…]  ImageDecoder.decode and PNG.decode over libjpeg and libpng
 #   fuzz/run.sh transfer SECONDS [libFuzzer flags…]  FrameDecoder, TransferMessage.decode, ManifestPath, PairingCode
 #   fuzz/run.sh dns SECONDS [libFuzzer flags…]       DNSMessage decode/encode, the mDNS responder and browse cache
+#   fuzz/run.sh backup SECONDS [libFuzzer flags…]    BackupArchive.Reader: member names, sizes, checksums, extraction
 #
 # It compiles the sources a target needs, its harness and (for json and csv) the fuzz tests'
 # generators, reference reader and oracle as one module with `swiftc -sanitize=fuzzer,address`
 # (for image, with the C layers CJPEG and CPNG built by the toolchain's clang with the same
-# sanitizers, and module maps for them, as SwiftPM would make), then runs libFuzzer for SECONDS, growing the corpus in fuzz/.build-fuzz/TARGET/corpus from the seeds in fuzz/corpus/TARGET.
+# sanitizers, and module maps for them, as SwiftPM would make; for backup, with ZIPFoundation
+# built as a module of its own from SwiftPM's checkout in .build/checkouts), then runs libFuzzer for SECONDS, growing the corpus in fuzz/.build-fuzz/TARGET/corpus from the seeds in fuzz/corpus/TARGET.
 # A crash, or an oracle's disagreement (the harness aborts), leaves the input in
 # fuzz/.build-fuzz/TARGET/artifacts/; replay it with
 #   fuzz/.build-fuzz/TARGET/fuzzer fuzz/.build-fuzz/TARGET/artifacts/crash-…
@@ -25,7 +27,7 @@ root=$(dirname "$here")
 target=${1:-}
 seconds=${2:-60}
 [ $# -ge 2 ] && shift 2 || shift $#
-clibraries="" leaks=0
+clibraries="" swiftlibraries="" dropimports="" leaks=0
 
 case $target in
 json)
@@ -58,8 +60,16 @@ transfer)
 dns)
     harness=$here/DNSMessageFuzz.swift
     sources="$root/Sources/AtelierTransfer/Discovery/*.swift $root/Tests/AtelierTransferTests/DNSFuzzSupport.swift" ;;
+backup)
+    # swift-crypto is not built here: the harness has a SHA256 of its own (checked against
+    # FIPS 180-4's vectors as it starts). ZIPFoundation is: the zip reading is what is fuzzed.
+    harness=$here/BackupArchiveFuzz.swift
+    sources="$root/Sources/AtelierRecords/*.swift $root/Sources/AtelierFormats/BackupArchive*.swift
+             $root/Sources/AtelierFormats/AtomicFile.swift $root/Tests/AtelierFormatsTests/BackupArchiveStoredZip.swift"
+    swiftlibraries="ZIPFoundation:$root/.build/checkouts/ZIPFoundation/Sources"
+    dropimports="Crypto" ;;
 *)
-    echo "usage: fuzz/run.sh json|csv|exif|image|transfer|dns SECONDS [libFuzzer flags…]" >&2
+    echo "usage: fuzz/run.sh json|csv|exif|image|transfer|dns|backup SECONDS [libFuzzer flags…]" >&2
     exit 64 ;;
 esac
 
@@ -83,15 +93,31 @@ for pair in $clibraries; do
     cflags="$cflags -Xcc -I$root/Sources/$module/include -l${pair#*:}"
 done
 
-# One module: the imports of Atelier's own modules go.
+# Swift packages (MODULE:SOURCES): SOURCES/MODULE/*.swift compiled as a module of its own (in
+# the Swift 5 mode its package asks for), with the sanitizers, its C modules (SOURCES/C*) found
+# by their module maps, and its object linked in.
+mkdir -p "$out/modules"
+for pair in $swiftlibraries; do
+    module=${pair%%:*} dir=${pair#*:}
+    if [ ! -d "$dir/$module" ]; then
+        echo "fuzz: $dir/$module is missing; run 'swift package resolve' (or 'swift build') first" >&2
+        exit 1
+    fi
+    for c in "$dir"/C*/; do cflags="$cflags -I $c"; done
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 5 -O -g -module-name "$module" \
+        -wmo -num-threads 0 -emit-module -emit-module-path "$out/modules/$module.swiftmodule" $cflags -Xcc -D_GNU_SOURCE=1 \
+        -c "$dir/$module/"*.swift -o "$out/src/$module.o" > "$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
+done
+
+# One module: the imports of Atelier's own modules go (and, for backup, swift-crypto's).
 for f in $sources "$harness"; do
-    sed -e '/^@testable import Atelier/d' -e '/^import Atelier/d' "$f" > "$out/src/$(basename "$f")"
+    sed -e '/^@testable import Atelier/d' -e '/^import Atelier/d' ${dropimports:+-e "/^import $dropimports\$/d"} "$f" > "$out/src/$(basename "$f")"
 done
 
 echo "fuzz: building $target" >&2
 # (ld.gold warns once per ASan helper symbol that it cannot export it: harmless, filtered.)
 if ! "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g \
-    -module-name AtelierFuzz -I "$out/src" $cflags "$out/src/"*.swift $(ls "$out/src/"*.o 2>/dev/null) \
+    -module-name AtelierFuzz -I "$out/src" -I "$out/modules" $cflags "$out/src/"*.swift $(ls "$out/src/"*.o 2>/dev/null) \
     -o "$out/fuzzer" > "$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" >&2
     exit 1

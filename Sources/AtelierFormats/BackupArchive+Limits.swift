@@ -10,10 +10,17 @@ extension BackupArchive {
         public var metadataBytes: Int64
         /// Any other member, which is streamed to disk.
         public var memberBytes: Int64
+        /// All members together, as their headers declare them (each is stopped at its
+        /// declared size, so this bounds what a restore can write).
+        public var totalBytes: Int64
+        /// How many members an archive may have (each costs a little memory to check).
+        public var memberCount: Int
 
-        public init(metadataBytes: Int64 = 16 << 20, memberBytes: Int64 = 8 << 30) {
+        public init(metadataBytes: Int64 = 16 << 20, memberBytes: Int64 = 8 << 30, totalBytes: Int64 = 1 << 40, memberCount: Int = 4_000_000) {
             self.metadataBytes = metadataBytes
             self.memberBytes = memberBytes
+            self.totalBytes = totalBytes
+            self.memberCount = memberCount
         }
     }
 }

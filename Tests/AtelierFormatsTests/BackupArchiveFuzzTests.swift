@@ -86,4 +86,82 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
         XCTAssertGreaterThan(opened, 20, "some damage leaves the archive readable")
         XCTAssertGreaterThan(extracted, 0)
     }
+
+    /// Hostile archives built member by member (issue 21): names from dangerous pieces
+    /// (`..`, `/`, backslashes, NULs, combining marks), duplicates, links and directories,
+    /// checksums right, wrong, malformed, missing or for members that are not there, sizes that
+    /// lie. The reader refuses each with its own error, or lists members that are safe, unique
+    /// and checksummed and extracts them exactly; and nothing is ever written outside the
+    /// directory they are extracted into. (The same oracle runs under libFuzzer in
+    /// fuzz/BackupArchiveFuzz.swift.)
+    func testHostileArchivesNeverWriteOutsideTheTarget() throws {
+        try assertNoCrash("hostile archives", timeoutSeconds: 120) {
+            let parent = NSTemporaryDirectory() + "backup-hostile-\(getpid())"
+            let sandbox = parent + "/sandbox"
+            try? FileManager.default.removeItem(atPath: parent)
+            try FileManager.default.createDirectory(atPath: sandbox, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let archive = sandbox + "/archive.atelier", target = sandbox + "/target"
+            let pieces = ["images/", "tables/", "models/", "ab/", "a", "x.jpg", "garment.ndjson", "../", "..", ".", "/", "\\", "\u{0}",
+                          "\u{1F}", "é", "\u{301}", "metadata.json", "//", "thumbs/"]
+            var random = FuzzRandom(seed: Self.seed &+ 2)
+            var opened = 0, extracted = 0
+            let safePieces = ["images/", "models/", "ab/", "a", "x.jpg", "é", "\u{301}", "thumbs/", ".x", "..."]
+            for n in 0..<600 {
+                // Half the archives are hostile throughout; the others are sound but for an
+                // odd damage here and there, so that extraction runs too.
+                let hostile = random.chance(50)
+                let odds = hostile ? 20 : 3
+                var members: [StoredZip.Member] = []
+                var sums = JSONObject()
+                for _ in 0...random.below(5) {
+                    let name = (0...random.below(4)).map { _ in random.pick(random.chance(odds) ? pieces : safePieces) }.joined()
+                    let bytes = (0..<random.below(40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                    let mode = random.chance(100 - odds) ? 0o100644 : random.pick([0o40755, 0o120777])
+                    members.append(StoredZip.Member(name, bytes, mode: mode, declaredSize: random.chance(odds) ? random.below(100) : nil))
+                    if random.chance(odds) {
+                        switch random.below(3) {
+                        case 0: break
+                        case 1: sums[name] = .string(StoredZip.checksum(bytes + [0]))
+                        default: sums[name] = "sha256:xyz"
+                        }
+                    } else {
+                        sums[name] = .string(StoredZip.checksum(bytes))
+                    }
+                }
+                if random.chance(odds) { sums["images/gone.jpg"] = .string(StoredZip.checksum([])) }
+                let version = random.chance(odds) ? random.below(3) : 1
+                let meta: JSONObject = ["format": "atelier-backup", "formatVersion": .int(Int64(version)), "checksums": .object(sums)]
+                let bytes = StoredZip.make(members + [StoredZip.Member("metadata.json", Array(JSONWriter.string(.object(meta)).utf8))])
+                guard FileManager.default.createFile(atPath: archive, contents: Data(bytes)) else { return XCTFail("cannot write \(archive)") }
+                defer { try? FileManager.default.removeItem(atPath: target) }
+                let reader: BackupArchive.Reader
+                do { reader = try BackupArchive.Reader(path: archive) } catch {
+                    XCTAssertTrue(error is BackupArchive.Failure, "case \(n): \(error)")
+                    continue
+                }
+                opened += 1
+                XCTAssertEqual(Set(reader.members).count, reader.members.count, "case \(n): a member listed twice")
+                for name in reader.members {
+                    XCTAssertTrue(BackupArchive.Reader.isSafeMemberName(name), "case \(n): \(name.debugDescription)")
+                    guard let sum = reader.checksum(of: name) else { return XCTFail("case \(n): \(name.debugDescription) has no checksum") }
+                    do {
+                        try reader.extract(name, under: target)
+                        let written = try XCTUnwrap(FileManager.default.contents(atPath: target + "/" + name), "case \(n)")
+                        XCTAssertEqual(StoredZip.checksum(Array(written)), sum, "case \(n): \(name.debugDescription) extracted other bytes")
+                        extracted += 1
+                    } catch {
+                        XCTAssertTrue(error is BackupArchive.Failure, "case \(n): \(name.debugDescription): \(error)")
+                    }
+                }
+                // On bytes: a name may begin with a combining mark, which String's hasPrefix joins to the `/`.
+                let outside = (FileManager.default.enumerator(atPath: sandbox)?.allObjects as? [String] ?? [])
+                    .filter { $0 != "archive.atelier" && $0 != "target" && !$0.utf8.starts(with: "target/".utf8) }
+                XCTAssertEqual(outside, [], "case \(n): written outside the target")
+                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent), ["sandbox"], "case \(n): written beside the sandbox")
+            }
+            XCTAssertGreaterThan(opened, 30, "enough archives open to exercise extraction")
+            XCTAssertGreaterThan(extracted, 30)
+        }
+    }
 }
