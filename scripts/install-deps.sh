@@ -11,11 +11,12 @@ declare -A why=(
   [sqlite3]="the tests' independent reader of the catalog"
   [jq]="the demo's and the examples' pipelines"
   [python3]="generating man pages and running the tests' reference readers"
+  [python3-venv]="a private Python environment for those readers (make test)"
   [zip]="the tests' independent writer of archives"
   [unzip]="the tests' independent reader of archives"
   [libimage-exiftool-perl]="the tests' independent reader of EXIF (exiftool)"
 )
-packages=(libsqlite3-dev libjpeg-dev libpng-dev libopenblas-dev pkg-config sqlite3 jq python3 zip unzip libimage-exiftool-perl)
+packages=(libsqlite3-dev libjpeg-dev libpng-dev libopenblas-dev pkg-config sqlite3 jq python3 python3-venv zip unzip libimage-exiftool-perl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
