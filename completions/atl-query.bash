@@ -201,7 +201,7 @@ _atl-query() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __atl-query_add_completions -W 'garments'$'\n''outfits'$'\n''wear'$'\n''laundry'$'\n''images'$'\n''models'$'\n''stats'$'\n''-'
+        __atl-query_add_completions -W 'garments'$'\n''outfits'$'\n''wear'$'\n''laundry'$'\n''images'$'\n''models'$'\n''stats'$'\n''duplicates'$'\n''-'
         return
         ;;
     *)

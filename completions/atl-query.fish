@@ -77,7 +77,7 @@ function __atl-query_custom_completion
 end
 
 complete -c 'atl-query' -f
-complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 1' -fka 'garments outfits wear laundry images models stats -'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 1' -fka 'garments outfits wear laundry images models stats duplicates -'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -ge 2' -fa '(set -l exts \'ndjson\' \'jsonl\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'where' -d 'A condition records must meet, like \'category=top\' (repeatable).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'sort' -d 'Sort by a field, \'-field\' for descending (repeatable).' -rfka ''

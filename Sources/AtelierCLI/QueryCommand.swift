@@ -6,15 +6,11 @@ import Foundation
 
 /// `atl-query`: get records out of the catalog, or filter any NDJSON stream.
 public struct QueryCommand: ParsableCommand {
-    public static let views = ["garments", "outfits", "wear", "laundry", "images", "models", "stats", "duplicates"]
-    /// Views that also work over a stream: `atl-query - duplicates`.
-    static let streamViews = ["duplicates"]
-
     public static let configuration = CommandConfiguration(
         commandName: "atl-query",
         abstract: "List, filter and summarise records from the Atelier catalog, or filter NDJSON on standard input.",
         discussion: """
-            <view> is one of: garments, outfits, wear, laundry, images, models, stats. \
+            <view> is one of: \(QueryView.list). \
             With '-' instead, records are read from standard input (or the files after it) and the \
             same --where, --sort, --limit and --fields apply to them; matching lines pass through \
             unchanged.
@@ -43,7 +39,7 @@ public struct QueryCommand: ParsableCommand {
         version: AtelierVersion.string)
 
     @Argument(help: ArgumentHelp("What to list: a view, or '-' to filter records from standard input.", valueName: "view"),
-              completion: .list(["garments", "outfits", "wear", "laundry", "images", "models", "stats", "-"]))
+              completion: .list(QueryView.names + ["-"]))
     var view: String
 
     @Argument(help: ArgumentHelp("With '-': NDJSON files to read instead of standard input.", valueName: "file"),
@@ -80,20 +76,23 @@ public struct QueryCommand: ParsableCommand {
     public init() {}
 
     /// With '-', a view named first among the files (`atl-query - duplicates`).
-    private var streamView: String? {
-        view == "-" ? files.first.flatMap { Self.streamViews.contains($0) ? $0 : nil } : nil
+    private var streamView: QueryView? {
+        view == "-" ? files.first.flatMap(QueryView.init(rawValue:)).flatMap { $0.worksOnStream ? $0 : nil } : nil
     }
 
+    /// The view to compute: a catalog view, or one named after '-'; nil to filter a stream.
+    private var chosenView: QueryView? { view == "-" ? streamView : QueryView(rawValue: view) }
+
     public func validate() throws {
-        guard view == "-" || Self.views.contains(view) else {
-            let hint = Vocabulary("view", Self.views).suggestion(for: view).map { "; did you mean \"\($0)\"?" } ?? " (expected one of: \(Self.views.joined(separator: ", ")), -)"
+        guard view == "-" || QueryView(rawValue: view) != nil else {
+            let hint = Vocabulary("view", QueryView.names).suggestion(for: view).map { "; did you mean \"\($0)\"?" } ?? " (expected one of: \(QueryView.list), -)"
             throw ValidationError("unknown view \"\(view)\"\(hint)")
         }
         if view != "-" && !files.isEmpty { throw ValidationError("files can only be given after '-'") }
-        if threshold != nil && streamView != "duplicates" && view != "duplicates" { throw ValidationError("--threshold applies to duplicates only") }
+        if threshold != nil && chosenView != .duplicates { throw ValidationError("--threshold applies to duplicates only") }
         if let threshold, !(0 ... 32).contains(threshold) { throw ValidationError("--threshold is a number of bits from 0 to 32") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
-        if expand && view != "outfits" { throw ValidationError("--expand applies to outfits only") }
+        if expand && chosenView != .outfits { throw ValidationError("--expand applies to outfits only") }
     }
 
     public func run() throws {
@@ -113,7 +112,7 @@ public struct QueryCommand: ParsableCommand {
         let projection = try fields.map { try parseFieldList($0) }
         let out = RecordOutput(lineBuffered: output.lineBuffered)
         defer { try? out.flush() }
-        if streamView == "duplicates" || view == "duplicates" {
+        if chosenView == .duplicates {
             return try duplicates(filters: filters, keys: keys, projection: projection, out: out)
         }
         if view == "-" {
@@ -127,7 +126,7 @@ public struct QueryCommand: ParsableCommand {
         }
         let store = try Catalog(path: catalog.path, create: false)
         try store.read { reader in
-            if view == "stats" {
+            if chosenView == .stats {
                 // --where picks the garments counted; --sort, --limit and --fields shape the groups.
                 // The total stays last, whatever the order of the groups.
                 var groups = try WardrobeStats(by: by, notWornDays: notWornDays, filters: filters).compute(reader, warn: Diagnostics.warn)
@@ -138,7 +137,8 @@ public struct QueryCommand: ParsableCommand {
                 }
                 return
             }
-            let type = ["garments": "garment", "outfits": "outfit", "wear": "wear", "laundry": "laundry", "images": "image", "models": "model"][view]!
+            // validate() lets only views through, and stats and duplicates are answered above.
+            guard let type = chosenView?.recordType else { return }
             let query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand)
             let warnings = try reader.run(query) { record in
                 try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)

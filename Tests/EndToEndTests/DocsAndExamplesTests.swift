@@ -46,6 +46,30 @@ final class DocsAndExamplesTests: XCTestCase {
         XCTAssertGreaterThan(ran, 10)
     }
 
+    /// Regression: `duplicates` was a view of atl-query but missing from its help, man page and
+    /// completions, which were written out separately. Every view the help names runs, and the
+    /// man page and the three completion scripts name the same views.
+    func testEveryViewOfAtlQueryIsNamedEverywhereAndRuns() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        XCTAssertEqual(try sh.run("atl-import --sample > /dev/null").status, 0)
+        let help = try sh.run("COLUMNS=200 atl-query --help").out
+        let sentence = try XCTUnwrap(help.components(separatedBy: "<view> is one of: ").dropFirst().first?.components(separatedBy: ".").first)
+        let views = sentence.components(separatedBy: ", ")
+        XCTAssertTrue(views.contains("duplicates") && views.contains("garments") && views.count >= 8, sentence)
+        let man = try String(contentsOfFile: Shell.root + "/man/atl-query.1", encoding: .utf8).replacingOccurrences(of: "\\-", with: "-")
+        let completions = try ["atl-query.bash", "_atl-query", "atl-query.fish"].map { try String(contentsOfFile: Shell.root + "/completions/" + $0, encoding: .utf8) }
+        for view in views {
+            XCTAssertTrue(man.contains(view), "man/atl-query.1 does not name \(view)")
+            for script in completions { XCTAssertTrue(script.contains("'\(view)'") || script.contains(" \(view) "), "a completion script leaves out \(view)") }
+            let result = try sh.run("atl-query \(view) --limit 1 > /dev/null")
+            XCTAssertTrue([0, 1].contains(result.status), "atl-query \(view): \(result.status) \(result.err)")
+        }
+        let unknown = try sh.run("atl-query duplicate")
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.err.contains("did you mean \"duplicates\""), unknown.err)
+    }
+
     /// Every example block of atelier(7) runs, in order, in one scratch catalog.
     func testOverviewPageExamplesRun() throws {
         let sh = try Shell()
