@@ -37,13 +37,51 @@ public struct ExportCommand: ParsableCommand {
             """,
         version: AtelierVersion.string)
 
-    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable { case ndjson, json, csv, backup, usdz, glb, obj, ply }
+    /// What --format takes: the record formats, and the mesh formats as MeshExport lists them
+    /// (one list each, so the help, the completions and the dispatch follow them).
+    enum Format: ExpressibleByArgument, CaseIterable, Hashable, Sendable {
+        case ndjson, json, csv, backup
+        case mesh(MeshExport.Format)
+
+        static let recordFormats: [Format] = [.ndjson, .json, .csv, .backup]
+        static var allCases: [Format] { recordFormats + MeshExport.Format.allCases.map(Format.mesh) }
+
+        var rawValue: String {
+            switch self {
+            case .ndjson: return "ndjson"
+            case .json: return "json"
+            case .csv: return "csv"
+            case .backup: return "backup"
+            case .mesh(let format): return format.rawValue
+            }
+        }
+
+        init?(argument: String) {
+            guard let format = Self.allCases.first(where: { $0.rawValue == argument }) else { return nil }
+            self = format
+        }
+
+        var isMesh: Bool {
+            if case .mesh = self { return true }
+            return false
+        }
+
+        static var allValueStrings: [String] { allCases.map(\.rawValue) }
+        var defaultValueDescription: String { rawValue }
+
+        /// "ndjson, json, csv, backup, or for model records usdz, glb, obj or ply", for the help.
+        static var helpList: String {
+            let meshes = MeshExport.Format.allCases.map(\.rawValue)
+            return recordFormats.map(\.rawValue).joined(separator: ", ") + ", or for model records "
+                + meshes.dropLast().joined(separator: ", ") + " or " + meshes.last!
+        }
+    }
 
     @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input, the default).", valueName: "file"),
               completion: .file(extensions: ["ndjson", "jsonl"]))
     var files: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Output format: ndjson, json, csv, backup, or for model records usdz, glb, obj or ply.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Output format: \(Format.helpList).", valueName: "format"))
     var format: Format = .ndjson
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of standard output; for a mesh format, a file or a directory (default Models/).", valueName: "path"),
@@ -66,8 +104,8 @@ public struct ExportCommand: ParsableCommand {
         if format == .backup && !files.isEmpty { throw ValidationError("--format backup reads the catalog, not files") }
         if columns != nil && format != .csv { throw ValidationError("--columns applies to --format csv only") }
         if let columns { _ = try parseFieldList(columns, option: "--columns") }
-        if overwrite && MeshExport.Format(rawValue: format.rawValue) == nil {
-            throw ValidationError("--overwrite applies to the mesh formats (usdz, glb, obj, ply); -o already replaces a \(format.rawValue) file atomically")
+        if overwrite && !format.isMesh {
+            throw ValidationError("--overwrite applies to the mesh formats (\(MeshExport.Format.allCases.map(\.rawValue).joined(separator: ", "))); -o already replaces a \(format.rawValue) file atomically")
         }
     }
 
@@ -91,7 +129,7 @@ public struct ExportCommand: ParsableCommand {
         if files.isEmpty && isatty(0) == 1 {
             throw ToolFailure("atl-export reads records on standard input; try: atl-query garments | atl-export --format \(format.rawValue)", .usage)
         }
-        if let meshFormat = MeshExport.Format(rawValue: format.rawValue) {
+        if case .mesh(let meshFormat) = format {
             try exportMeshes(meshFormat)
             return
         }
@@ -102,7 +140,7 @@ public struct ExportCommand: ParsableCommand {
             case .ndjson: try forEachRecord { _, line in try sink.writeLine(line) }
             case .json: try writeJSONArray(sink)
             case .csv: try writeCSV(sink)
-            case .backup, .usdz, .glb, .obj, .ply: break
+            case .backup, .mesh: break
             }
             try sink.flush()
             try target.commit()

@@ -10,7 +10,8 @@ import Foundation
 /// one is replaced only with `--overwrite`. The model record is printed with the new file added
 /// to `files`, so `| atl-import` records it; other records pass through untouched.
 struct MeshExport {
-    enum Format: String { case usdz, glb, obj, ply }
+    /// The mesh formats, in the order the help lists them.
+    enum Format: String, CaseIterable, Hashable, Sendable { case usdz, glb, obj, ply }
 
     let format: Format
     let output: String?
