@@ -31,9 +31,7 @@ public struct ReconstructCommand: ParsableCommand {
             dropped), optimisation (quadric edge collapse to the detail level's triangle budget) and \
             texture mapping (a photo per face, charts packed into one atlas, exposure and seams \
             levelled). --detail sets the budget, the texture's side and how finely photos are \
-            matched: preview (under 25k triangles, 1K texture), reduced (50k, 2K), medium (100k, \
-            4K; the default), full (250k, 8K), raw (unsimplified, 8K); --detail sparse stops after \
-            the cameras. The model stands upright (+Y up, from the cameras' up direction and the \
+            matched (the default is medium); --detail sparse stops after the cameras. The model stands upright (+Y up, from the cameras' up direction and the \
             floor), on y = 0, facing the first photo; photos alone do not give its size, so it is \
             in the cameras' units unless --height gives the garment's real height in metres.
 
@@ -102,7 +100,7 @@ public struct ReconstructCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Work on photos reduced to at most this many pixels on the longer side.", valueName: "pixels"))
     var maxImageSide: Int = 1600
 
-    @Option(name: .long, help: ArgumentHelp("sparse (cameras and points only), preview (<25k triangles, 1K texture), reduced (<50k, 2K), medium (<100k, 4K), full (<250k, 8K) or raw (unsimplified, 8K).", valueName: "level"))
+    @Option(name: .long, help: ArgumentHelp("\(DetailLevel.helpList).", valueName: "level"))
     var detail: DetailLevel = .medium
 
     @Option(name: .long, help: ArgumentHelp("A custom triangle budget instead of the detail level's.", valueName: "count"))
