@@ -161,7 +161,7 @@ extension CatalogBackup {
             do {
                 try AtomicFile.commit(temporary: newPath, to: catalogPath)
             } catch {
-                throw CatalogError.cannotWrite(path: catalogPath, reason: plainReason(error) + "; the catalog was not changed")
+                throw CatalogError.cannotWrite(path: catalogPath, reason: error.reason + "; the catalog was not changed")
             }
         } catch {
             for path in added { unlink(path) }

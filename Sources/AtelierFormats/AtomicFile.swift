@@ -11,7 +11,9 @@ public enum AtomicFile {
         public var step: Step
         public var code: Int32
 
-        public var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+        /// The system's words for `code`, without the path.
+        public var reason: String { String(cString: strerror(code)) }
+        public var description: String { "cannot write \(path): \(reason)" }
     }
 
     /// Writes every file beside its final path, flushed to disk, then renames them into place in
@@ -66,16 +68,16 @@ public enum AtomicFile {
     }
 
     /// Puts an already written `temporary` in place at `destination`.
-    public static func commit(temporary: String, to destination: String) throws {
+    public static func commit(temporary: String, to destination: String) throws(Failure) {
         let fd = open(temporary, O_RDONLY)
         if fd >= 0 {
             fsync(fd)
             close(fd)
         }
         guard rename(temporary, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw BackupArchive.Failure("cannot move the new file into place at \(destination): \(reason)")
+            throw Failure(path: destination, step: .renaming, code: code)
         }
         syncDirectory(directoryOf(destination))
     }
