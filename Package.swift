@@ -79,9 +79,11 @@ let package = Package(
         .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-reconstruct", dependencies: ["AtelierCLI"]),
 
-        .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords"]),
+        // What the test targets share (crash probes); not shipped.
+        .target(name: "AtelierTestSupport", path: "Tests/AtelierTestSupport"),
+        .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
         .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"], exclude: ["Support"]),
-        .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats"]),
+        .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierTestSupport"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),

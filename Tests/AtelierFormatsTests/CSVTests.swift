@@ -1,5 +1,6 @@
 import AtelierRecords
 import Foundation
+import AtelierTestSupport
 import XCTest
 @testable import AtelierFormats
 

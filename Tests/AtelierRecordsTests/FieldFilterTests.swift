@@ -1,3 +1,4 @@
+import AtelierTestSupport
 import XCTest
 @testable import AtelierRecords
 

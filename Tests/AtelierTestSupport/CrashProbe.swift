@@ -1,13 +1,13 @@
 import Foundation
 import XCTest
 
-// Crash probes for regression tests of bugs that trapped or hung: see `assertNoCrash`.
+// Crash probes for regression tests of bugs that trapped or hung: see `assertNoCrash`. Shared
+// by the test targets through AtelierTestSupport, so there is one copy.
 
 extension XCTestCase {
     /// Runs `body` in a child process (this test binary, run again on just the current test), so
     /// that a trap, or a run past `timeoutSeconds`, fails this test instead of ending the run.
-    /// (A copy of AtelierRecordsTests' CrashProbe.swift: test targets cannot share files.)
-    func assertNoCrash(_ what: String, timeoutSeconds: Double = 60, file: StaticString = #filePath, line: UInt = #line,
+    public func assertNoCrash(_ what: String, timeoutSeconds: Double = 60, file: StaticString = #filePath, line: UInt = #line,
                        _ body: () throws -> Void) throws {
         let probe = "\(String(reflecting: type(of: self)))/\(name.split(separator: ".").last.map(String.init) ?? name)"
         if ProcessInfo.processInfo.environment["ATELIER_CRASH_PROBE"] == probe { return try body() }
@@ -39,6 +39,10 @@ extension XCTestCase {
         } else {
             XCTAssertTrue(child.terminationReason == .exit && child.terminationStatus == 0,
                           "\(what): the child process \(child.terminationReason == .exit ? "failed" : "crashed (signal \(child.terminationStatus))") \(fatal)", file: file, line: line)
+            // A child whose filter matched no test would also end 0, having run nothing.
+            if child.terminationReason == .exit && child.terminationStatus == 0 {
+                XCTAssertTrue(text.contains("Executed 1 test,"), "\(what): the child process ran no test for \(probe):\n\(text)", file: file, line: line)
+            }
         }
         #else
         throw XCTSkip("crash probes re-run the test binary, which only works this way on Linux")
