@@ -28,15 +28,17 @@ target=${1:-}
 seconds=${2:-60}
 [ $# -ge 2 ] && shift 2 || shift $#
 clibraries="" swiftlibraries="" dropimports="" leaks=0
+# AtelierRecords, with the folders of its sources (Regex/).
+records="$root/Sources/AtelierRecords/*.swift $root/Sources/AtelierRecords/*/*.swift"
 
 case $target in
 json)
     harness=$here/JSONParserFuzz.swift
-    sources="$root/Sources/AtelierRecords/*.swift $root/Tests/AtelierRecordsTests/ParserFuzzSupport.swift
+    sources="$records $root/Tests/AtelierRecordsTests/ParserFuzzSupport.swift
              $root/Tests/AtelierRecordsTests/ReferenceJSON.swift $root/Tests/AtelierRecordsTests/JSONFuzzOracle.swift" ;;
 csv)
     harness=$here/CSVFuzz.swift
-    sources="$root/Sources/AtelierRecords/*.swift $root/Sources/AtelierFormats/CSV*.swift
+    sources="$records $root/Sources/AtelierFormats/CSV*.swift
              $root/Tests/AtelierFormatsTests/CSVFuzzSupport.swift" ;;
 exif)
     harness=$here/EXIFFuzz.swift
@@ -64,7 +66,7 @@ backup)
     # swift-crypto is not built here: the harness has a SHA256 of its own (checked against
     # FIPS 180-4's vectors as it starts). ZIPFoundation is: the zip reading is what is fuzzed.
     harness=$here/BackupArchiveFuzz.swift
-    sources="$root/Sources/AtelierRecords/*.swift $root/Sources/AtelierFormats/BackupArchive*.swift
+    sources="$records $root/Sources/AtelierFormats/BackupArchive*.swift
              $root/Sources/AtelierFormats/AtomicFile.swift $root/Tests/AtelierFormatsTests/BackupArchiveStoredZip.swift"
     swiftlibraries="ZIPFoundation:$root/.build/checkouts/ZIPFoundation/Sources"
     dropimports="Crypto" ;;
