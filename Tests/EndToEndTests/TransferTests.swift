@@ -494,19 +494,46 @@ final class TransferTests: XCTestCase {
         return names
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on (the system's choice, released at once).
+    /// A TCP port on 127.0.0.1 that nothing listens on, and that no earlier call of this run
+    /// handed out.
+    ///
+    /// Regression: the system's choice (bind to port 0, released at once) could give two calls in
+    /// a row the same port, so a receiver and its proxy met "Address already in use", and it lies
+    /// in the ephemeral range, where any outgoing connection may take it before the tool binds.
+    /// So the port is drawn below that range (32768 and up on Linux) and never twice.
     static func freePort() throws -> Int {
+        try PortAllocator.shared.next()
+    }
+}
+
+/// Hands out distinct ports below the ephemeral range that can be bound on 127.0.0.1 now.
+final class PortAllocator: @unchecked Sendable {
+    static let shared = PortAllocator()
+    private let lock = NSLock()
+    private var handedOut = Set<Int>()
+
+    func next() throws -> Int {
+        try lock.withLock {
+            for _ in 0..<500 {
+                let port = Int.random(in: 20_000..<32_000)
+                guard !handedOut.contains(port), Self.canBind(port) else { continue }
+                handedOut.insert(port)
+                return port
+            }
+            throw POSIXError(.EADDRINUSE)
+        }
+    }
+
+    private static func canBind(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
