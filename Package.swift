@@ -80,11 +80,12 @@ let package = Package(
         .executableTarget(name: "atl-reconstruct", dependencies: ["AtelierCLI"]),
 
         // What the test targets share (crash probes); not shipped.
-        .target(name: "AtelierTestSupport", path: "Tests/AtelierTestSupport"),
+        .target(name: "AtelierTestSupport", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")],
+                path: "Tests/AtelierTestSupport"),
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
         .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"], exclude: ["Support"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),

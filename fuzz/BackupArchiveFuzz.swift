@@ -8,7 +8,7 @@ import ZIPFoundation
 // An input is either a zip as it is (first byte even), or, with the first byte odd, a recipe
 // for one: members with names, contents, modes and declared sizes taken from the bytes, and a
 // metadata.json that lists sha256 checksums for some of them (right, wrong, malformed, or for
-// members that are not there), built with StoredZip (Tests/AtelierFormatsTests) so that runs
+// members that are not there), built with StoredZip (Tests/AtelierTestSupport) so that runs
 // reach the checks behind the checksums. The archive goes to `BackupArchive.Reader`, and every
 // member it accepts is extracted under a target directory. The oracle: the reader throws only
 // its own errors; a member it lists has a safe name, a checksum and no twin; an extracted file

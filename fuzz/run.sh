@@ -67,7 +67,7 @@ backup)
     # FIPS 180-4's vectors as it starts). ZIPFoundation is: the zip reading is what is fuzzed.
     harness=$here/BackupArchiveFuzz.swift
     sources="$records $root/Sources/AtelierFormats/BackupArchive*.swift
-             $root/Sources/AtelierFormats/AtomicFile.swift $root/Tests/AtelierFormatsTests/BackupArchiveStoredZip.swift"
+             $root/Sources/AtelierFormats/AtomicFile.swift $root/Tests/AtelierTestSupport/StoredZip.swift"
     swiftlibraries="ZIPFoundation:$root/.build/checkouts/ZIPFoundation/Sources"
     dropimports="Crypto" ;;
 *)

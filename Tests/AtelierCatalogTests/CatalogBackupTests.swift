@@ -2,6 +2,7 @@ import AtelierFormats
 import AtelierRecords
 import Crypto
 import Foundation
+import AtelierTestSupport
 import XCTest
 @testable import AtelierCatalog
 
@@ -317,51 +318,7 @@ struct HandMadeBackup {
         metadata(&meta)
         members.append((Array("metadata.json".utf8), Array(JSONWriter.string(.object(meta)).utf8)))
         let path = dir + "/hand-made-\(UUID().uuidString).atelier"
-        try Data(StoredZip.make(members)).write(to: URL(fileURLWithPath: path))
+        try Data(StoredZip.make(members.map { StoredZip.Member(rawName: $0.0, $0.1) })).write(to: URL(fileURLWithPath: path))
         return path
-    }
-}
-
-/// A zip of stored (uncompressed) members whose names are written byte for byte: duplicates,
-/// NULs, backslashes and all, which no zip library would write on purpose.
-enum StoredZip {
-    static func make(_ members: [(name: [UInt8], bytes: [UInt8])]) -> [UInt8] {
-        var out: [UInt8] = []
-        var central: [UInt8] = []
-        func le(_ value: Int, _ count: Int, into bytes: inout [UInt8]) {
-            for k in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * k))) }
-        }
-        for member in members {
-            let offset = out.count
-            let crc = Int(crc32(member.bytes))
-            // Local header: signature, version 2.0, flags (UTF-8 names), stored, time, date, CRC, sizes, name length, extra length.
-            le(0x0403_4B50, 4, into: &out); le(20, 2, into: &out); le(0x0800, 2, into: &out); le(0, 2, into: &out)
-            le(0, 2, into: &out); le(0x5B75, 2, into: &out); le(crc, 4, into: &out)
-            le(member.bytes.count, 4, into: &out); le(member.bytes.count, 4, into: &out)
-            le(member.name.count, 2, into: &out); le(0, 2, into: &out)
-            out += member.name + member.bytes
-            // Central directory entry: made by Unix 2.0, a regular file of mode 0644.
-            le(0x0201_4B50, 4, into: &central); le(0x0314, 2, into: &central); le(20, 2, into: &central); le(0x0800, 2, into: &central)
-            le(0, 2, into: &central); le(0, 2, into: &central); le(0x5B75, 2, into: &central); le(crc, 4, into: &central)
-            le(member.bytes.count, 4, into: &central); le(member.bytes.count, 4, into: &central)
-            le(member.name.count, 2, into: &central); le(0, 2, into: &central); le(0, 2, into: &central)
-            le(0, 2, into: &central); le(0, 2, into: &central); le(0o100644 << 16, 4, into: &central); le(offset, 4, into: &central)
-            central += member.name
-        }
-        let start = out.count
-        out += central
-        le(0x0605_4B50, 4, into: &out); le(0, 2, into: &out); le(0, 2, into: &out)
-        le(members.count, 2, into: &out); le(members.count, 2, into: &out)
-        le(central.count, 4, into: &out); le(start, 4, into: &out); le(0, 2, into: &out)
-        return out
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

@@ -1,5 +1,6 @@
 import AtelierRecords
 import Foundation
+import AtelierTestSupport
 import XCTest
 import ZIPFoundation
 @testable import AtelierFormats

@@ -5,19 +5,25 @@ import Foundation
 /// Backup archives made byte by byte, for tests that need what no zip library writes on
 /// purpose: duplicate names, NULs and backslashes in names, symbolic links, lying sizes,
 /// checksums missing, malformed or for members that are not there. (The fuzz target
-/// fuzz/BackupArchiveFuzz.swift builds its seeds with this file too.)
-enum StoredZip {
-    struct Member {
-        var name: [UInt8]
-        var bytes: [UInt8]
+/// fuzz/BackupArchiveFuzz.swift builds its seeds with this file too, and the backup tests of
+/// AtelierFormatsTests and AtelierCatalogTests share it through AtelierTestSupport.)
+public enum StoredZip {
+    public struct Member {
+        public var name: [UInt8]
+        public var bytes: [UInt8]
         /// Unix file mode for the central directory (0o100644 a file, 0o40755 a directory,
         /// 0o120777 a symbolic link).
-        var mode: Int = 0o100644
+        public var mode: Int = 0o100644
         /// The uncompressed size the headers declare, when not the true one.
-        var declaredSize: Int?
+        public var declaredSize: Int?
 
-        init(_ name: String, _ bytes: [UInt8], mode: Int = 0o100644, declaredSize: Int? = nil) {
-            self.name = Array(name.utf8)
+        public init(_ name: String, _ bytes: [UInt8], mode: Int = 0o100644, declaredSize: Int? = nil) {
+            self.init(rawName: Array(name.utf8), bytes, mode: mode, declaredSize: declaredSize)
+        }
+
+        /// A member whose name is these bytes, valid UTF-8 or not.
+        public init(rawName: [UInt8], _ bytes: [UInt8], mode: Int = 0o100644, declaredSize: Int? = nil) {
+            self.name = rawName
             self.bytes = bytes
             self.mode = mode
             self.declaredSize = declaredSize
@@ -25,7 +31,7 @@ enum StoredZip {
     }
 
     /// A zip of stored (uncompressed) members, names written byte for byte as UTF-8.
-    static func make(_ members: [Member]) -> [UInt8] {
+    public static func make(_ members: [Member]) -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         func le(_ value: Int, _ count: Int, into bytes: inout [UInt8]) {
@@ -57,7 +63,7 @@ enum StoredZip {
         return out
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -66,11 +72,11 @@ enum StoredZip {
         return ~crc
     }
 
-    static func checksum(_ bytes: [UInt8]) -> String { "sha256:" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+    public static func checksum(_ bytes: [UInt8]) -> String { "sha256:" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
 
     /// `members` and `extra` followed by a `metadata.json` that lists a checksum for each of
     /// `members` (and not of `extra`), after `edit`.
-    static func backup(_ members: [Member], extra: [Member] = [], edit: (inout JSONObject) -> Void = { _ in }) -> [UInt8] {
+    public static func backup(_ members: [Member], extra: [Member] = [], edit: (inout JSONObject) -> Void = { _ in }) -> [UInt8] {
         var sums = JSONObject()
         for member in members { sums[String(decoding: member.name, as: UTF8.self)] = .string(checksum(member.bytes)) }
         var meta: JSONObject = ["format": "atelier-backup", "formatVersion": 1, "counts": ["garment": 1], "checksums": .object(sums)]
