@@ -116,9 +116,9 @@ extension ClassifyCommand {
             do {
                 return CareTask(reader: try CareLabelReader(), minConfidence: minConfidence)
             } catch let missing as CareModelsMissing {
-                throw ToolFailure(missing.description, .noInput)
+                throw missing
             } catch {
-                throw ToolFailure("cannot load the care-symbol networks: \(error)", .software)
+                throw ToolFailure("cannot load the care-symbol networks: ", wrapping: error)
             }
         case .hash: return HashTask()
         case .quality: return QualityTask()

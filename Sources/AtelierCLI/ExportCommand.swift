@@ -181,14 +181,12 @@ public struct ExportCommand: ParsableCommand {
                         throw error.at(reader.source, line: number)
                     } catch let error as InputError {
                         throw error
-                    } catch let error as ToolFailure {
-                        // Keep its exit status: carried out of the typed-throws reader and rethrown below.
+                    } catch let error as ExitCodedError {
+                        // An output's or a library's own error (a full disk, a closed pipe, a
+                        // damaged mesh): carried out of the typed-throws reader with its exit
+                        // code and rethrown below.
                         failure = error
-                        throw InputError(.io, source: reader.source, line: number, message: error.message)
-                    } catch let error as OutputError {
-                        // The output's own error (a full disk, a closed pipe), not the input's.
-                        failure = error
-                        throw InputError(.io, source: reader.source, line: number, message: "\(error)")
+                        throw InputError(.io, source: reader.source, line: number, message: error.description)
                     } catch {
                         throw InputError(.io, source: reader.source, line: number, message: "\(error)")
                     }
@@ -239,17 +237,18 @@ public struct ExportCommand: ParsableCommand {
     }
 }
 
-/// Standard output, or a temporary file beside `path` that `commit` renames into place.
+/// Standard output, a device or FIFO written in place, or a regular file written atomically
+/// (`AtomicFile.Stream`: a temporary beside `path` that `commit` renames into place).
 struct OutputTarget {
     let fd: Int32
     let path: String?
-    let temporary: String?
+    private let stream: AtomicFile.Stream?
 
     init(path: String?) throws {
         guard let path, path != "-" else {
             fd = 1
             self.path = nil
-            temporary = nil
+            stream = nil
             return
         }
         var info = stat()
@@ -265,51 +264,33 @@ struct OutputTarget {
                 guard fd >= 0 else { throw ToolFailure("cannot write \(path): \(String(cString: strerror(errno)))", .cannotCreate) }
                 self.fd = fd
                 self.path = path
-                temporary = nil
+                stream = nil
                 return
             }
         }
-        // What an export to the same file that was killed left behind goes first.
-        AtomicFile.removeStaleTemporaries(for: path)
-        let temporary = AtomicFile.temporaryPath(for: path)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let code = errno
-            if DiskFull.isOutOfSpace(code) { throw DiskFull.failure(writing: path) }
-            throw ToolFailure("cannot write \(path): \(String(cString: strerror(code)))", .cannotCreate)
-        }
-        self.fd = fd
+        let stream = try AtomicFile.Stream(path: path)
+        fd = stream.fd
         self.path = path
-        self.temporary = temporary
+        self.stream = stream
     }
 
     /// What the output is called in messages.
     var destination: String { path ?? "standard output" }
 
     func commit() throws {
-        guard let path else { return }
-        guard let temporary else {
+        guard path != nil else { return }
+        guard let stream else {
             close(fd)
             return
         }
-        guard fsync(fd) == 0 else {
-            let code = errno
-            abandon()
-            if DiskFull.isOutOfSpace(code) { throw DiskFull.failure(writing: path) }
-            throw ToolFailure("cannot write \(path): \(String(cString: strerror(code)))", .ioError)
-        }
-        close(fd)
-        do { try AtomicFile.commit(temporary: temporary, to: path) } catch {
-            throw ToolFailure("\(error)", .cannotCreate)
-        }
+        try stream.commit()
     }
 
     func abandon() {
-        guard let temporary else {
+        guard let stream else {
             if path != nil { close(fd) }
             return
         }
-        close(fd)
-        unlink(temporary)
+        stream.abandon()
     }
 }

@@ -50,7 +50,7 @@ struct MeshExport {
                 if let png = mesh.texturePNG { outputs.insert((base + ".png", png), at: 0) }
             }
         } catch {
-            throw ToolFailure("\(meshPath): \(error)", .dataError)
+            throw ToolFailure("\(meshPath): ", wrapping: error)
         }
         // The file named by -o goes last, once everything it refers to is in place.
         outputs.sort { a, b in a.name != (path as NSString).lastPathComponent && b.name == (path as NSString).lastPathComponent }
@@ -68,13 +68,13 @@ struct MeshExport {
             bytes = try RegularFile.read(path)
         } catch {
             if case .notARegularFile = error { throw ToolFailure("\(source):\(line): \(error)", .dataError) }
-            throw ToolFailure("\(source):\(line): \(path): cannot read the model's mesh", Diagnostics.status(for: error))
+            throw ToolFailure("\(source):\(line): \(path): cannot read the model's mesh", error.sysexit)
         }
         var (mesh, textureFile): (TexturedMesh, String?)
         do {
             (mesh, textureFile) = try PLYMeshReader.read(bytes)
         } catch {
-            throw ToolFailure("\(path): \(error)", .dataError)
+            throw ToolFailure("\(path): ", wrapping: error)
         }
         if let textureFile, !mesh.textureCoordinates.isEmpty {
             // Only a file beside the mesh: a name from the file is not a path to follow.
@@ -84,7 +84,7 @@ struct MeshExport {
                 mesh.texturePNG = try RegularFile.read(texturePath)
             } catch {
                 if case .notARegularFile = error { throw ToolFailure("\(path): its texture \(error)", .dataError) }
-                throw ToolFailure("\(path): its texture \(texturePath) cannot be read", Diagnostics.status(for: error))
+                throw ToolFailure("\(path): its texture \(texturePath) cannot be read", error.sysexit)
             }
         }
         mesh.name = "Garment"
@@ -132,10 +132,6 @@ struct MeshExport {
         if !overwrite, let clash = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             throw ToolFailure("\(clash.path) already exists; choose another -o or pass --overwrite", .cannotCreate)
         }
-        do {
-            try AtomicFile.write(files)
-        } catch {
-            throw DiskFull.failure(for: error) ?? ToolFailure(error.description, error.step == .writing ? .ioError : .cannotCreate)
-        }
+        try AtomicFile.write(files)
     }
 }

@@ -1,3 +1,4 @@
+import AtelierRecords
 import AtelierFormats
 import Foundation
 
@@ -44,7 +45,7 @@ enum ModelFiles {
         do {
             try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            if DiskFull.path(in: error) != nil { throw DiskFull.failure(writing: directory) }
+            if OutOfSpace.isOutOfSpace(error) { throw ToolFailure.outOfSpace(writing: directory) }
             throw ToolFailure("\(directory): cannot create the directory: \(describe(error))", .cannotCreate)
         }
         var staged: [(staging: String, target: String)] = []
@@ -73,7 +74,7 @@ enum ModelFiles {
         } catch {
             for (staging, _) in staged { try? fm.removeItem(atPath: staging) }
             if created { rmdir(directory) }  // only if empty: nothing of this run is left
-            if DiskFull.path(in: error) != nil { throw DiskFull.failure(writing: directory) }
+            if OutOfSpace.isOutOfSpace(error) { throw ToolFailure.outOfSpace(writing: directory) }
             throw ToolFailure("\(directory): cannot write the model: \(describe(error))", .cannotCreate)
         }
     }

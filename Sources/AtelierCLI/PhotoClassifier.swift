@@ -118,10 +118,8 @@ struct PhotoClassifier {
                 try ImageDecoder.decode(raw, channels: 3, minimumSide: task.minimumSide, maxPixels: maxPixels)
             }
             return .success(try task.classify(decoded, input: input))
-        } catch let failure as ToolFailure {
-            return .failure(ToolFailure("\(path): \(failure.message)", failure.status == .ioError ? .ioError : (failure.status == .noInput ? .noInput : .dataError)))
         } catch {
-            return .failure(ToolFailure("\(path): \(error)", .dataError))
+            return .failure(ToolFailure("\(path): ", wrapping: error))
         }
     }
 

@@ -214,7 +214,7 @@ struct PhotoImport {
         do throws(RegularFile.Failure) {
             return try RegularFile.read(path)
         } catch {
-            throw ToolFailure(error.reason, Diagnostics.status(for: error))
+            throw ToolFailure(error.reason, error.sysexit)
         }
     }
 

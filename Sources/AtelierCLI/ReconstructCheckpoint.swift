@@ -216,7 +216,8 @@ struct ReconstructCheckpoint {
         do {
             try AtomicFile.write([(directory + "/" + name, bytes)])
         } catch {
-            throw ToolFailure("\(directory): cannot save the checkpoint (\(name)): \(String(cString: strerror(error.code)))", .cannotCreate)
+            if error.isOutOfSpace { throw error }
+            throw ToolFailure("\(directory): cannot save the checkpoint (\(name)): \(error.reason)", error.sysexit)
         }
     }
 

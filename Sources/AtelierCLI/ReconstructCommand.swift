@@ -199,9 +199,6 @@ public struct ReconstructCommand: ParsableCommand {
                 mesh = try MeshReconstructor(options: meshOptions).reconstruct(result, resume: try saved?.meshResume(),
                                                                                save: { try saved?.save($0) }, progress: report)
             }
-        } catch let error as ReconstructionError {
-            bar.finish()
-            throw ToolFailure(error.description, .dataError)
         } catch {
             bar.finish()
             throw error
@@ -226,7 +223,7 @@ public struct ReconstructCommand: ParsableCommand {
                 written.append(ModelFiles.Folder(name: "mesh", files: try MeshFiles.files(mesh.mesh)))
             }
         } catch {
-            throw ToolFailure("cannot write the model: \(error)", .software)
+            throw ToolFailure("cannot write the model: ", wrapping: error)
         }
         try ModelFiles.write(written, into: directory, overwrite: overwrite)
         var record = ModelRecord.sparse(result, directory: directory, inputCount: input.sources.count, garment: garment, batch: input.batch)

@@ -74,7 +74,7 @@ struct ReconstructInput {
             do throws(RegularFile.Failure) {
                 try RegularFile.check(path)
             } catch {
-                if case .notARegularFile = error { throw ToolFailure(error.description, .dataError) }
+                if case .notARegularFile = error { throw error }
             }
         }
     }

@@ -57,7 +57,7 @@ public final class RecordOutput {
                 buffer.removeAll()
                 offset = 0
                 if code == EPIPE { throw .closed }
-                if DiskFull.isOutOfSpace(code) { throw .noSpace(destination) }
+                if OutOfSpace.isOutOfSpace(code) { throw .noSpace(destination) }
                 throw .failed(String(cString: strerror(code)), destination: destination)
             }
             offset += n
@@ -73,6 +73,24 @@ public enum OutputError: Error {
     case failed(String, destination: String = "standard output")
     /// The disk holding `destination` is full.
     case noSpace(String)
+}
+
+extension OutputError: ExitCodedError {
+    public var description: String {
+        switch self {
+        case .closed: return "the reader closed the pipe"
+        case .failed(let reason, let destination): return "cannot write to \(destination): \(reason)"
+        case .noSpace(let destination): return OutOfSpace.message(writing: destination)
+        }
+    }
+
+    public var sysexit: Sysexit {
+        switch self {
+        case .closed: return .ok
+        case .failed: return .ioError
+        case .noSpace: return .cannotCreate
+        }
+    }
 }
 
 /// Holds an import's output until its transaction commits, so stdout never shows a record that

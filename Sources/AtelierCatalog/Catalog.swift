@@ -63,7 +63,7 @@ public final class Catalog {
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {
             do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw .cannotWrite(path: dir, reason: error.localizedDescription)
+                throw CatalogError.writing(dir, error: error)
             }
         }
         let name = (path as NSString).lastPathComponent
@@ -84,7 +84,7 @@ public final class Catalog {
             throw classify(error, path: path)
         }
         if link(temporary, path) != 0 && errno != EEXIST {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw CatalogError.writing(path, code: errno)
         }
     }
 
@@ -118,7 +118,7 @@ public final class Catalog {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy(path: path)
         case .SQLITE_CANTOPEN: return .cannotWrite(path: path, reason: db.message ?? "cannot open")
         case .SQLITE_READONLY, .SQLITE_PERM: return .cannotWrite(path: path, reason: "read-only")
-        case .SQLITE_FULL: return .cannotWrite(path: path, reason: "disk full")
+        case .SQLITE_FULL: return .diskFull(path: path)
         case .SQLITE_IOERR: return .cannotWrite(path: path, reason: "I/O error: \(db.message ?? "")")
         default: return .database(db.message ?? "\(db)")
         }

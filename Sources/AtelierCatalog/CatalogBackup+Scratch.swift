@@ -68,17 +68,12 @@ final class ScratchDirectory {
 extension CatalogBackup {
     /// ENOSPC or EDQUOT when `error` says the file system is full, wherever it came from: a
     /// file the backup code wrote, a directory it made, or SQLite (`SQLITE_FULL`, which the
-    /// catalog reports as "disk full").
+    /// catalog reports as `.diskFull`).
     static func outOfSpaceCode(_ error: Error) -> Int32? {
         switch error {
         case let error as BackupArchive.WriteFailure: return error.isOutOfSpace ? error.code : nil
-        case CatalogError.cannotWrite(_, "disk full"): return ENOSPC
-        default:
-            let ns = error as NSError
-            if ns.domain == NSPOSIXErrorDomain && (ns.code == Int(ENOSPC) || ns.code == Int(EDQUOT)) { return Int32(ns.code) }
-            if ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError { return ENOSPC }
-            if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? Error { return outOfSpaceCode(underlying) }
-            return nil
+        case CatalogError.diskFull: return ENOSPC
+        default: return OutOfSpace.errno(in: error).flatMap { OutOfSpace.isOutOfSpace($0) ? $0 : nil }
         }
     }
 

@@ -1,4 +1,5 @@
 import AtelierRecords
+import Foundation
 
 /// What can go wrong with the catalog. Each case carries what a person needs to act.
 public enum CatalogError: Error, CustomStringConvertible, Sendable {
@@ -18,6 +19,8 @@ public enum CatalogError: Error, CustomStringConvertible, Sendable {
     case badArchive(path: String, reason: String)
     /// The catalog or its directory cannot be written.
     case cannotWrite(path: String, reason: String)
+    /// The disk (or the user's quota) filled up while `path` was being written.
+    case diskFull(path: String)
     /// SQLite reported something unexpected.
     case database(String)
 
@@ -31,7 +34,33 @@ public enum CatalogError: Error, CustomStringConvertible, Sendable {
         case .missingInput(let path, let reason): return "cannot read \(path): \(reason); the catalog was not changed"
         case .badArchive(let path, let reason): return "\(path): not a usable Atelier backup: \(reason); the catalog was not changed"
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
+        case .diskFull(let path): return OutOfSpace.message(writing: path)
         case .database(let message): return "database error: \(message)"
+        }
+    }
+}
+
+extension CatalogError {
+    /// `.diskFull` when `code` (an errno) means the disk is full, else `.cannotWrite` with the
+    /// system's reason.
+    static func writing(_ path: String, code: Int32) -> CatalogError {
+        OutOfSpace.isOutOfSpace(code) ? .diskFull(path: path) : .cannotWrite(path: path, reason: String(cString: strerror(code)))
+    }
+
+    /// `.diskFull` when `error` carries an out-of-space errno, else `.cannotWrite` with its text.
+    static func writing(_ path: String, error: Error) -> CatalogError {
+        OutOfSpace.isOutOfSpace(error) ? .diskFull(path: path) : .cannotWrite(path: path, reason: error.localizedDescription)
+    }
+}
+
+extension CatalogError: ExitCodedError {
+    public var sysexit: Sysexit {
+        switch self {
+        case .notFound, .missingInput: return .noInput
+        case .notACatalog, .newerSchema, .invalidRecord, .badArchive: return .dataError
+        case .busy: return .tempFail
+        case .cannotWrite, .diskFull: return .cannotCreate
+        case .database: return .software
         }
     }
 }

@@ -23,11 +23,11 @@ public final class ImageStoreStaging: @unchecked Sendable {
         self.store = store
         let images = store.absolute("images")
         do { try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true) } catch {
-            throw .cannotWrite(path: images, reason: error.localizedDescription)
+            throw CatalogError.writing(images, error: error)
         }
         Self.removeAbandoned(in: images)
         directory = "\(images)/.staging-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        guard mkdir(directory, 0o755) == 0 else { throw .cannotWrite(path: directory, reason: String(cString: strerror(errno))) }
+        guard mkdir(directory, 0o755) == 0 else { throw CatalogError.writing(directory, code: errno) }
     }
 
     /// Writes `bytes` to be published at `relative`. Returns false, writing nothing, when the
@@ -40,13 +40,13 @@ public final class ImageStoreStaging: @unchecked Sendable {
             return staged[staged.count - 1].temporary
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotWrite(path: store.absolute(relative), reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw CatalogError.writing(store.absolute(relative), code: errno) }
         defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .cannotWrite(path: store.absolute(relative), reason: String(cString: strerror(errno))) }
+            guard n > 0 else { throw CatalogError.writing(store.absolute(relative), code: errno) }
             offset += n
         }
         return true
@@ -63,15 +63,15 @@ public final class ImageStoreStaging: @unchecked Sendable {
             let parent = (path as NSString).deletingLastPathComponent
             do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
                 discard()
-                throw .cannotWrite(path: parent, reason: error.localizedDescription)
+                throw CatalogError.writing(parent, error: error)
             }
             // The same photo given twice in one run is staged twice: the second copy is redundant.
             if access(path, F_OK) == 0 { unlink(file.temporary); continue }
             guard rename(file.temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let code = errno
                 published.forEach(store.remove)
                 discard()
-                throw .cannotWrite(path: path, reason: reason)
+                throw CatalogError.writing(path, code: code)
             }
             published.append(file.relative)
         }
@@ -92,7 +92,7 @@ public final class ImageStoreStaging: @unchecked Sendable {
         typealias SyncFS = @convention(c) (Int32) -> Int32
         guard let symbol = dlsym(nil, "syncfs") else { return sync() }  // nil: RTLD_DEFAULT
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw CatalogError.writing(path, code: errno) }
         defer { close(fd) }
         guard unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 else { throw .cannotWrite(path: path, reason: "cannot flush to disk: \(String(cString: strerror(errno)))") }
     }

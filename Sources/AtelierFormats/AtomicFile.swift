@@ -1,3 +1,4 @@
+import AtelierRecords
 import Foundation
 
 /// Atomic replacement of files: each new file is written beside its final name, flushed to disk,
@@ -13,7 +14,8 @@ public enum AtomicFile {
 
         /// The system's words for `code`, without the path.
         public var reason: String { String(cString: strerror(code)) }
-        public var description: String { "cannot write \(path): \(reason)" }
+        public var isOutOfSpace: Bool { OutOfSpace.isOutOfSpace(code) }
+        public var description: String { isOutOfSpace ? OutOfSpace.message(writing: path) : "cannot write \(path): \(reason)" }
     }
 
     /// Writes every file beside its final path, flushed to disk, then renames them into place in
@@ -80,6 +82,41 @@ public enum AtomicFile {
             throw Failure(path: destination, step: .renaming, code: code)
         }
         syncDirectory(directoryOf(destination))
+    }
+
+    /// A file written in pieces (an export streamed record by record): the bytes go to a
+    /// temporary beside `path` through `fd`; `commit` flushes it and renames it into place,
+    /// `abandon` removes it. What a killed writer left beside `path` is removed first.
+    public struct Stream: Sendable {
+        public let fd: Int32
+        public let path: String
+        public let temporary: String
+
+        public init(path: String) throws(Failure) {
+            removeStaleTemporaries(for: path)
+            temporary = temporaryPath(for: path)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw Failure(path: path, step: .creating, code: errno) }
+            self.fd = fd
+            self.path = path
+        }
+
+        /// Flushes the bytes written to disk and renames the file into place.
+        public func commit() throws(Failure) {
+            guard fsync(fd) == 0 else {
+                let code = errno
+                abandon()
+                throw Failure(path: path, step: .writing, code: code)
+            }
+            close(fd)
+            try AtomicFile.commit(temporary: temporary, to: path)
+        }
+
+        /// Removes the temporary; `path` is left as it was.
+        public func abandon() {
+            close(fd)
+            unlink(temporary)
+        }
     }
 
     /// A hidden name beside `path`, unique to this process: `.NAME.tmp-PID`.

@@ -30,9 +30,11 @@ public enum BackupArchive {
         }
 
         /// The file system is full, or the user's quota is used up.
-        public var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
+        public var isOutOfSpace: Bool { OutOfSpace.isOutOfSpace(code) }
 
-        public var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+        public var description: String {
+            isOutOfSpace ? OutOfSpace.message(writing: path) : "cannot write \(path): \(String(cString: strerror(code)))"
+        }
     }
 
     /// `sha256:<64 lowercase hex digits>`, the form of every checksum in `metadata.json`.

@@ -132,7 +132,7 @@ struct SynthCaptureCommand: ParsableCommand {
         do {
             return try data.withUnsafeBytes { bytes throws(ImagingError) in try ImageDecoder.decode(bytes).image }
         } catch {
-            throw ToolFailure("\(path): \(error)", .dataError)
+            throw ToolFailure("\(path): ", wrapping: error)
         }
     }
 

@@ -1,3 +1,4 @@
+import AtelierRecords
 import Crypto
 import Foundation
 
@@ -91,9 +92,9 @@ public struct BatchDirectory: Sendable {
             }
         }
         guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             close(fd)
-            throw .cannotWrite(path: path, reason: reason)
+            throw .writing(path, code: code)
         }
         return PartialFile(fd: fd, path: path, written: offset, hasher: hasher)
     }
@@ -152,6 +153,7 @@ public struct BatchDirectory: Sendable {
 
     private func makeDirectories(_ path: String) throws(BatchDirectoryError) {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            if let code = OutOfSpace.errno(in: error), OutOfSpace.isOutOfSpace(code) { throw .writing(path, code: code) }
             throw .cannotWrite(path: path, reason: (error as NSError).localizedDescription)
         }
     }
@@ -165,14 +167,14 @@ public struct BatchDirectory: Sendable {
 
     static func hash(path: String, bytes: Int64, into hasher: inout SHA256) throws(BatchDirectoryError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .writing(path, code: errno) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var left = bytes
         while left > 0 {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, Int(min(Int64($0.count), left))) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .cannotWrite(path: path, reason: n == 0 ? "shorter than expected" : String(cString: strerror(errno))) }
+            guard n > 0 else { throw n == 0 ? .cannotWrite(path: path, reason: "shorter than expected") : .writing(path, code: errno) }
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
             left -= Int64(n)
         }

@@ -8,7 +8,7 @@ public enum BatchDirectoryError: Error, Equatable, CustomStringConvertible {
 
     /// `.diskFull` when `code` is ENOSPC or EDQUOT, else `.cannotWrite` with the system's reason.
     static func writing(_ path: String, code: Int32) -> BatchDirectoryError {
-        code == ENOSPC || code == EDQUOT ? .diskFull(path: path) : .cannotWrite(path: path, reason: String(cString: strerror(code)))
+        OutOfSpace.isOutOfSpace(code) ? .diskFull(path: path) : .cannotWrite(path: path, reason: String(cString: strerror(code)))
     }
     /// A file of the batch is already there with other content, and `--overwrite` was not given.
     case wouldOverwrite(path: String)
@@ -36,7 +36,7 @@ public enum BatchDirectoryError: Error, Equatable, CustomStringConvertible {
         case .notARegularFile(let path): return "\(path) is in the way and is not a regular file (a symbolic link, device or FIFO is never written through)"
         case .noSpace(let path, let needed, let free):
             return "not enough space in \(path): the batch needs \(Self.size(needed)) more, \(Self.size(free)) free"
-        case .diskFull(let path): return "no space left on device writing \(path)"
+        case .diskFull(let path): return OutOfSpace.message(writing: path)
         case .checksumMismatch(let path): return "\(path) arrived damaged: its sha256 differs from the manifest's"
         }
     }

@@ -1,0 +1,26 @@
+import AtelierRecords
+
+// The exit codes of reconstruction's errors: what the photos or a model file cannot give is the
+// data's fault (65); a setting out of range is the caller's (64); an internal inconsistency is
+// the program's (70).
+
+extension ReconstructionError: ExitCodedError {
+    public var sysexit: Sysexit {
+        switch self {
+        case .invalidSetting: return .usage
+        case .unreadableImage(let error): return error.sysexit
+        case .imageTooSmall, .invalidMask, .notEnoughImages, .nothingRegistered, .noSurface, .invalidModel, .texturingFailed:
+            return .dataError
+        }
+    }
+}
+
+extension TexturingError: ExitCodedError {
+    public var sysexit: Sysexit {
+        switch self {
+        case .noViews, .emptyMesh, .invalidView, .atlasTooSmall: return .dataError
+        case .invalidOption: return .usage
+        case .inconsistentMesh, .encoding: return .software
+        }
+    }
+}
