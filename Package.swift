@@ -36,7 +36,7 @@ let package = Package(
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.
-        .target(name: "AtelierImaging", dependencies: ["CJPEG", "CPNG"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "CJPEG", "CPNG"], swiftSettings: [.unsafeFlags(["-O"])]),
         // The SQLite catalog: schema, migrations, stores, queries, stats, backup and restore.
         .target(name: "AtelierCatalog", dependencies: [
             "AtelierRecords", "AtelierFormats",
@@ -63,10 +63,10 @@ let package = Package(
         // Synthetic captures with exact ground truth (a garment-like mesh rendered from known cameras),
         // for testing and benchmarking reconstruction. Test support, not shipped: no product, no install.
         // Optimised even in debug builds, like AtelierImaging: its render loops crawl unoptimised.
-        .target(name: "AtelierSynthetic", dependencies: ["AtelierImaging", "AtelierGeometry", "AtelierFormats"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierSynthetic", dependencies: ["AtelierRecords", "AtelierImaging", "AtelierGeometry", "AtelierFormats"], swiftSettings: [.unsafeFlags(["-O"])]),
         // Structure from motion and beyond: features first (SIFT with RootSIFT descriptors).
         // Optimised even in debug builds, like AtelierImaging: its scale-space loops crawl unoptimised.
-        .target(name: "AtelierReconstruction", dependencies: ["AtelierImaging", "AtelierGeometry", "AtelierFormats", "COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierReconstruction", dependencies: ["AtelierRecords", "AtelierImaging", "AtelierGeometry", "AtelierFormats", "COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "synth-capture", dependencies: [
             "AtelierSynthetic", "AtelierGeometry", "AtelierImaging", "AtelierCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -83,14 +83,14 @@ let package = Package(
         .target(name: "AtelierTestSupport", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Tests/AtelierTestSupport"),
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"], exclude: ["Support"]),
+        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierTestSupport"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
         .testTarget(name: "AtelierGeometryTests", dependencies: ["AtelierGeometry"]),
-        .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry"]),
+        .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry", "AtelierRecords"]),
         .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry", "AtelierFormats"]),
     ]
 )
