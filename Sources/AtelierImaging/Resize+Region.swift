@@ -29,20 +29,28 @@ extension Image {
         let first = columns.starts.min() ?? 0
         let last = zip(columns.starts, columns.counts).map { $0 + $1 - 1 }.max() ?? 0
         var row = [Double](repeating: 0, count: w * c)
+        let lo = first * c, hi = (last + 1) * c
         pixels.withUnsafeBufferPointer { src in
-            for oy in 0 ..< newHeight {
-                for i in first * c ..< (last + 1) * c { row[i] = 0 }
-                for t in 0 ..< rows.counts[oy] {
-                    let weight = rows.weights[oy * rows.stride + t], base = (rows.starts[oy] + t) * w * c
-                    for i in first * c ..< (last + 1) * c { row[i] += weight * Double(src[base + i]) }
-                }
-                for ox in 0 ..< newWidth {
-                    for k in 0 ..< c {
-                        var sum = 0.0
-                        for t in 0 ..< columns.counts[ox] {
-                            sum += columns.weights[ox * columns.stride + t] * row[(columns.starts[ox] + t) * c + k]
+            row.withUnsafeMutableBufferPointer { row in
+                out.withUnsafeMutableBufferPointer { out in
+                    rows.weights.withUnsafeBufferPointer { rowWeights in
+                        columns.weights.withUnsafeBufferPointer { columnWeights in
+                            for oy in 0 ..< newHeight {
+                                for i in lo ..< hi { row[i] = 0 }
+                                for t in 0 ..< rows.counts[oy] {
+                                    let weight = rowWeights[oy &* rows.stride &+ t], base = (rows.starts[oy] &+ t) &* w &* c
+                                    for i in lo ..< hi { row[i] += weight * Double(src[base &+ i]) }
+                                }
+                                for ox in 0 ..< newWidth {
+                                    let taps = columns.counts[ox], at = columns.starts[ox] &* c, weights = ox &* columns.stride
+                                    for k in 0 ..< c {
+                                        var sum = 0.0
+                                        for t in 0 ..< taps { sum += columnWeights[weights &+ t] * row[at &+ t &* c &+ k] }
+                                        out[(oy &* newWidth &+ ox) &* c &+ k] = UInt8(min(255, max(0, (sum + 0.5).rounded(.down))))
+                                    }
+                                }
+                            }
                         }
-                        out[(oy * newWidth + ox) * c + k] = UInt8(min(255, max(0, (sum + 0.5).rounded(.down))))
                     }
                 }
             }
