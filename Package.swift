@@ -79,18 +79,19 @@ let package = Package(
         .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI"]),
         .executableTarget(name: "atl-reconstruct", dependencies: ["AtelierCLI"]),
 
-        // What the test targets share (crash probes); not shipped.
+        // What the test targets share (crash probes, stored zips, seeded draws, byte mutation, pipe
+        // feeding); not shipped.
         .target(name: "AtelierTestSupport", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Tests/AtelierTestSupport"),
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging"], exclude: ["Support"]),
+        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierTestSupport"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
-        .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer"], exclude: ["Support"]),
+        .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
-        .testTarget(name: "AtelierGeometryTests", dependencies: ["AtelierGeometry"]),
-        .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry"]),
-        .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry", "AtelierFormats"]),
+        .testTarget(name: "AtelierGeometryTests", dependencies: ["AtelierGeometry", "AtelierRecords"]),
+        .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry", "AtelierRecords"]),
+        .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry", "AtelierFormats", "AtelierTestSupport"]),
     ]
 )

@@ -9,8 +9,9 @@
 #   fuzz/run.sh dns SECONDS [libFuzzer flags…]       DNSMessage decode/encode, the mDNS responder and browse cache
 #   fuzz/run.sh backup SECONDS [libFuzzer flags…]    BackupArchive.Reader: member names, sizes, checksums, extraction
 #
-# It compiles the sources a target needs, its harness and (for json and csv) the fuzz tests'
-# generators, reference reader and oracle as one module with `swiftc -sanitize=fuzzer,address`
+# It compiles the sources a target needs, its harness and (for json, csv and dns) the fuzz tests'
+# generators, reference reader and oracle with what they draw with (SplitMix64, and the draws and
+# byte mutator of Tests/AtelierTestSupport) as one module with `swiftc -sanitize=fuzzer,address`
 # (for image, with the C layers CJPEG and CPNG built by the toolchain's clang with the same
 # sanitizers, and module maps for them, as SwiftPM would make; for backup, with ZIPFoundation
 # built as a module of its own from SwiftPM's checkout in .build/checkouts), then runs libFuzzer for SECONDS, growing the corpus in fuzz/.build-fuzz/TARGET/corpus from the seeds in fuzz/corpus/TARGET.
@@ -30,15 +31,17 @@ seconds=${2:-60}
 clibraries="" swiftlibraries="" dropimports="" leaks=0
 # AtelierRecords, with the folders of its sources (Regex/).
 records="$root/Sources/AtelierRecords/*.swift $root/Sources/AtelierRecords/*/*.swift"
+# What the seeded fuzz tests' generators draw with (SplitMix64 is in AtelierRecords).
+draws="$root/Tests/AtelierTestSupport/SplitMix64+Draws.swift $root/Tests/AtelierTestSupport/ByteMutator.swift"
 
 case $target in
 json)
     harness=$here/JSONParserFuzz.swift
-    sources="$records $root/Tests/AtelierRecordsTests/ParserFuzzSupport.swift
+    sources="$records $draws $root/Tests/AtelierRecordsTests/ParserFuzzSupport.swift
              $root/Tests/AtelierRecordsTests/ReferenceJSON.swift $root/Tests/AtelierRecordsTests/JSONFuzzOracle.swift" ;;
 csv)
     harness=$here/CSVFuzz.swift
-    sources="$records $root/Sources/AtelierFormats/CSV*.swift
+    sources="$records $draws $root/Tests/AtelierTestSupport/PipeFeed.swift $root/Sources/AtelierFormats/CSV*.swift
              $root/Tests/AtelierFormatsTests/CSVFuzzSupport.swift" ;;
 exif)
     harness=$here/EXIFFuzz.swift
@@ -61,7 +64,8 @@ transfer)
              $root/Sources/AtelierTransfer/Pairing/PairingWordList.swift $root/Sources/AtelierTransfer/Pairing/PairingRole.swift" ;;
 dns)
     harness=$here/DNSMessageFuzz.swift
-    sources="$root/Sources/AtelierTransfer/Discovery/*.swift $root/Tests/AtelierTransferTests/DNSFuzzSupport.swift" ;;
+    sources="$root/Sources/AtelierTransfer/Discovery/*.swift $root/Sources/AtelierRecords/SplitMix64.swift $draws
+             $root/Tests/AtelierTransferTests/DNSFuzzSupport.swift" ;;
 backup)
     # swift-crypto is not built here: the harness has a SHA256 of its own (checked against
     # FIPS 180-4's vectors as it starts). ZIPFoundation is: the zip reading is what is fuzzed.

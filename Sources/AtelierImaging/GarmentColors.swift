@@ -1,3 +1,5 @@
+import AtelierRecords
+
 /// The dominant colours of a garment in a photo, for `atl-classify --task color`.
 ///
 /// `read` works on the photo fitted within `workingSide` pixels:
@@ -81,13 +83,13 @@ public struct GarmentColors: Sendable, Equatable {
     /// Seeding", SODA 2007) from `seed`. Stops when the centres settle, or after 30 rounds.
     /// Empty clusters are left out.
     static func kMeans(_ samples: [SIMD3<Float>], k: Int) -> [Cluster] {
-        var random = SplitMix64(state: seed)
-        var centres: [SIMD3<Float>] = [samples[Int(random.next() % UInt64(samples.count))]]
+        var random = SplitMix64(seed: seed)
+        var centres: [SIMD3<Float>] = [samples[random.integer(0 ... samples.count - 1)]]
         var nearest = samples.map { squaredDistance($0, centres[0]) }
         while centres.count < k {
             let total = nearest.reduce(0.0) { $0 + Double($1) }
             guard total > 0 else { break }  // fewer distinct colours than k
-            var target = random.nextUnit() * total
+            var target = random.unit() * total
             var chosen = samples.count - 1
             for (i, d) in nearest.enumerated() {
                 target -= Double(d)
@@ -190,21 +192,6 @@ public struct GarmentColors: Sendable, Equatable {
                                                  b: a.mean.b * wa + b.mean.b * wb), count: a.count + b.count)
             clusters.remove(at: pair.1)
         }
-    }
-
-    /// Steele, Lea and Flood's SplitMix64: a tiny, fast generator, plenty for seeding.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        /// Uniform in [0, 1).
-        mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1p-53 }
     }
 }
 

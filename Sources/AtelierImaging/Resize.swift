@@ -1,9 +1,11 @@
 import Dispatch
 import Foundation
 
-/// Resampling filters for `Image.resized`.
+/// Resampling filters for `Image.resized` (Pillow's; `Image.resampled(_:width:height:)` averages
+/// areas exactly instead).
 public enum ResampleFilter: Sendable {
-    /// The mean of the source pixels each output pixel covers: exact area averaging.
+    /// The mean of the source pixels whose centres each output pixel covers: exact area
+    /// averaging at whole-number ratios.
     case box
     case bilinear
     /// Lanczos with three lobes: the sharpest of the usual choices, for thumbnails.
@@ -87,11 +89,12 @@ extension Image {
 
     private func resampledHorizontally(to newWidth: Int, filter: ResampleFilter) -> Image {
         let kernel = ResampleKernel(inputSize: width, outputSize: newWidth, filter: filter)
+        let fixedPoint = kernel.fixedPointWeights()
         var out = [UInt8](repeating: 0, count: newWidth * height * channels)
         let (c, w, h) = (channels, width, height)
         pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
-                kernel.weights.withUnsafeBufferPointer { weightBuffer in
+                fixedPoint.withUnsafeBufferPointer { weightBuffer in
                     kernel.starts.withUnsafeBufferPointer { startBuffer in
                         kernel.counts.withUnsafeBufferPointer { countBuffer in
                             let job = ResampleRows(source: SharedBuffer(buffer: source), target: SharedPointer(base: target.baseAddress!),
@@ -186,17 +189,20 @@ private struct ResampleRows: Sendable {
     }
 }
 
-/// For each output position: the first input pixel it reads, how many, and their weights.
+/// For each output position: the first input pixel it reads, how many, and their weights (which
+/// sum to 1), for one pass of a separable resampling.
 ///
-/// The weights are Pillow's (`ImagingResample`): the filter centred on the output pixel,
-/// stretched by the scale when shrinking, normalised, then held in fixed point with 22
-/// fractional bits and rounded the same way, so that a resize here gives Pillow's pixels and
-/// measures built on it (imagehash's pHash and dHash) give its bits.
+/// `init(inputSize:outputSize:filter:)` makes Pillow's weights (`ImagingResample`): the filter
+/// centred on the output pixel, stretched by the scale when shrinking, normalised; `resized`
+/// holds them in fixed point with 22 fractional bits, rounded the same way
+/// (`fixedPointWeights`), so that a resize here gives Pillow's pixels and measures built on it
+/// (imagehash's pHash and dHash) give its bits. `init(areaFrom:to:outputSize:inputSize:)` makes
+/// the exact area weights of `resampled(_:width:height:)`.
 struct ResampleKernel: Sendable {
     static let precisionBits: Int32 = 32 - 8 - 2
     var starts: [Int]
     var counts: [Int]
-    var weights: [Int32]
+    var weights: [Double]
     /// Weights per output position in `weights`.
     var stride: Int
 
@@ -207,7 +213,7 @@ struct ResampleKernel: Sendable {
         stride = Int(support.rounded(.up)) * 2 + 1
         starts = [Int](repeating: 0, count: outputSize)
         counts = [Int](repeating: 0, count: outputSize)
-        weights = [Int32](repeating: 0, count: outputSize * stride)
+        weights = [Double](repeating: 0, count: outputSize * stride)
         let inverse = 1 / filterScale
         var local = [Double](repeating: 0, count: stride)
         for x in 0 ..< outputSize {
@@ -223,12 +229,15 @@ struct ResampleKernel: Sendable {
             }
             starts[x] = first
             counts[x] = count
-            let one = Double(1 << Self.precisionBits)
-            for i in 0 ..< count {
-                let k = total != 0 ? local[i] / total : 0
-                weights[x * stride + i] = Int32(k < 0 ? (-0.5 + k * one).rounded(.towardZero) : (0.5 + k * one).rounded(.towardZero))
-            }
+            for i in 0 ..< count { weights[x * stride + i] = total != 0 ? local[i] / total : 0 }
         }
+    }
+
+    /// The weights in fixed point with `precisionBits` fractional bits, rounded half away from
+    /// zero as Pillow rounds them.
+    func fixedPointWeights() -> [Int32] {
+        let one = Double(1 << Self.precisionBits)
+        return weights.map { k in Int32(k < 0 ? (-0.5 + k * one).rounded(.towardZero) : (0.5 + k * one).rounded(.towardZero)) }
     }
 
     @inline(__always)

@@ -1,4 +1,5 @@
 import AtelierGeometry
+import AtelierRecords
 import Foundation
 
 /// One ring of cameras around the object: every camera at the same nominal elevation and distance,
@@ -61,7 +62,7 @@ public struct PlacedCamera: Sendable, Equatable {
 /// Places cameras on rings around a target point, +Y up, ring by ring in azimuth order.
 public enum CameraRig {
     public static func place(rings: [CameraRing], around target: SIMD3<Double>, jitter: CameraJitter, seed: UInt64) -> [PlacedCamera] {
-        var random = SeededRandom(seed: seed, stream: 0xCA3E_4A)
+        var random = SplitMix64(seed: seed, stream: 0xCA3E_4A)
         var cameras: [PlacedCamera] = []
         for (index, ring) in rings.enumerated() {
             for view in 0 ..< ring.views {

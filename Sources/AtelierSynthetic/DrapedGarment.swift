@@ -1,4 +1,5 @@
 import AtelierGeometry
+import AtelierRecords
 import Foundation
 
 /// A garment-like surface: a cloth draped over a rounded form (a dress form or a stool with a
@@ -179,7 +180,7 @@ extension DrapedGarment {
         let foldEnd: Double
 
         init(_ garment: DrapedGarment, profile: Profile, seed: UInt64) {
-            var random = SeededRandom(seed: seed, stream: 0xF01D)
+            var random = SplitMix64(seed: seed, stream: 0xF01D)
             let depth = garment.foldDepthMetres
             var harmonics: [Harmonic] = []
             for _ in 0 ..< 6 {

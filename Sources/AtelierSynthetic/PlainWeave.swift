@@ -1,4 +1,5 @@
 import AtelierImaging
+import AtelierRecords
 import Foundation
 
 /// A plain fabric with little texture: a 2/2 twill of slightly irregular threads in one colour,
@@ -18,7 +19,7 @@ public struct PlainWeave: Sendable, Equatable {
     }
 
     public func image(seed: UInt64) -> Image {
-        var random = SeededRandom(seed: seed, stream: 0x3EA7E)
+        var random = SplitMix64(seed: seed, stream: 0x3EA7E)
         let fabrics: [SIMD3<Float>] = [[0.78, 0.72, 0.62], [0.23, 0.3, 0.45], [0.42, 0.45, 0.33], [0.55, 0.55, 0.57], [0.62, 0.33, 0.3]]
         let base = fabrics[random.integer(0 ... fabrics.count - 1)]
         let weftTint = SIMD3<Float>(Float(random.uniform(0.96, 1.02)), Float(random.uniform(0.96, 1.02)), Float(random.uniform(0.96, 1.02)))
@@ -33,7 +34,7 @@ public struct PlainWeave: Sendable, Equatable {
             let across = Float(warpOnTop ? x % period : y % period) + 0.5
             let along = Float(warpOnTop ? y : x)
             // Each thread a touch lighter or darker, thicker or thinner along its length.
-            let tone = 1 + 0.018 * (Float(SeededRandom.mix(threadSeed ^ UInt64(thread) ^ (warpOnTop ? 0 : 1 << 40)) >> 40) / 16_777_216 - 0.5) * 2
+            let tone = 1 + 0.018 * (Float(SplitMix64.mix(threadSeed ^ UInt64(thread) ^ (warpOnTop ? 0 : 1 << 40)) >> 40) / 16_777_216 - 0.5) * 2
             let slub = 1 + 0.02 * slubs.value(along / (40 * scale) + Float(thread) * 7.3, Float(thread) * 3.1 + (warpOnTop ? 0 : 500))
             let round = 0.955 + 0.045 * sin(Float.pi * across / Float(period))
             let colour = warpOnTop ? base : base * weftTint

@@ -1,4 +1,5 @@
 import AtelierImaging
+import AtelierRecords
 import Foundation
 
 /// A busy printed fabric, the "photo" texture: detail at every scale from the whole garment down
@@ -17,7 +18,7 @@ public struct PrintedFabric: Sendable, Equatable {
     public init(size: Int = 2048) { self.size = size }
 
     public func image(seed: UInt64) -> Image {
-        var random = SeededRandom(seed: seed, stream: 0x9817)
+        var random = SplitMix64(seed: seed, stream: 0x9817)
         let scale = Float(size) / 2048, areaScale = Double(scale * scale)
         let palette = Self.palette(&random)
         var canvas = Canvas(width: size, height: size)
@@ -82,7 +83,7 @@ public struct PrintedFabric: Sendable, Equatable {
 
         let grainSeed = random.next()
         canvas.modulate { x, y in
-            let h = SeededRandom.mix(grainSeed ^ UInt64(y * 65_536 + x))
+            let h = SplitMix64.mix(grainSeed ^ UInt64(y * 65_536 + x))
             let grain = Float(h & 0xFFFF) / 65_536 - 0.5
             return SIMD3(repeating: 1 + 0.07 * grain)
         }
@@ -91,7 +92,7 @@ public struct PrintedFabric: Sendable, Equatable {
 
     /// Two ground colours, six print colours (neighbouring hues and one complementary accent, at
     /// mixed saturation and brightness), near-black and off-white.
-    static func palette(_ random: inout SeededRandom) -> [SIMD3<Float>] {
+    static func palette(_ random: inout SplitMix64) -> [SIMD3<Float>] {
         let startHue = random.unit()
         var colours: [SIMD3<Float>] = [
             hsv(startHue, random.uniform(0.15, 0.35), random.uniform(0.75, 0.88)),

@@ -1,4 +1,5 @@
 import AtelierGeometry
+import AtelierRecords
 import Foundation
 
 /// One view's work on one band of pixel rows: rasterise the band's triangles into a supersampled
@@ -78,7 +79,7 @@ struct BandJob: @unchecked Sendable {
         bandPixelRows = setup.bandSamples / settings.supersampling
         vignetting = settings.sensor.vignetting
         noiseLevels = settings.sensor.noiseLevels
-        noiseKey = SeededRandom.mix(settings.noiseSeed ^ SeededRandom.mix(UInt64(view) &+ 0x9015E))
+        noiseKey = SplitMix64.mix(settings.noiseSeed ^ SplitMix64.mix(UInt64(view) &+ 0x9015E))
         self.pixels = pixels
         self.visibleTriangles = visibleTriangles
         self.visibleBarycentrics = visibleBarycentrics

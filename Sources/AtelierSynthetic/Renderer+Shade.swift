@@ -1,4 +1,5 @@
 import AtelierGeometry
+import AtelierRecords
 import Foundation
 
 extension BandJob {
@@ -108,13 +109,13 @@ extension BandJob {
     @inline(__always)
     private func write(_ colour: SIMD3<Float>, x: Int, y: Int) {
         let out = pixels.base + 3 * (y * width + x)
-        var h = SeededRandom.mix(noiseKey ^ UInt64(y * width + x))
+        var h = SplitMix64.mix(noiseKey ^ UInt64(y * width + x))
         for channel in 0 ..< 3 {
             var code = ColourSpace.encode(colour[channel])
             if noiseLevels > 0 {
                 let u = Float(h & 0x1F_FFFF) + Float(h >> 21 & 0x1F_FFFF) + Float(h >> 42 & 0x1F_FFFF)
                 code += (u * (1 / 2_097_152) - 1.5) * 2 * noiseLevels
-                h = SeededRandom.mix(h)
+                h = SplitMix64.mix(h)
             }
             out[channel] = UInt8(min(max(code + 0.5, 0), 255))
         }

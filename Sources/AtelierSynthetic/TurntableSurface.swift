@@ -1,4 +1,5 @@
 import AtelierImaging
+import AtelierRecords
 import Foundation
 
 /// The top of the turntable the garment stands on: a mid-grey disc with mild texture (soft
@@ -20,7 +21,7 @@ public struct TurntableSurface: Sendable, Equatable {
     /// The texture for a garment whose hem is `hemRadius(θ)` metres from the axis at azimuth θ
     /// (θ = atan2(z, x)), lit by a key light from `keyDirection` (pointing towards the light).
     public func image(seed: UInt64, hemOutline: HemOutline, keyDirection: SIMD3<Float>) -> Image {
-        var random = SeededRandom(seed: seed, stream: 0x7AB1E)
+        var random = SplitMix64(seed: seed, stream: 0x7AB1E)
         let metresPerTexel = Float(2 * radiusMetres) / Float(size), radius = Float(radiusMetres)
         let mottle = ValueNoise(seed: random.next()), fine = ValueNoise(seed: random.next())
         let base = SIMD3<Float>(0.5, 0.49, 0.47)

@@ -1,15 +1,17 @@
+import AtelierRecords
+
 /// Smooth seeded 2D noise: random values on an integer lattice, blended with a quintic fade
 /// (Perlin's 2002 fade curve, so the result has continuous first and second derivatives), and
 /// fractal sums of it. Stateless and pure, so any pixel can be evaluated on any thread.
 struct ValueNoise: Sendable {
     let seed: UInt64
 
-    init(seed: UInt64) { self.seed = SeededRandom.mix(seed &+ 0x4E01_5E) }
+    init(seed: UInt64) { self.seed = SplitMix64.mix(seed &+ 0x4E01_5E) }
 
     /// The lattice value at (i, j), uniform in [−1, 1].
     @inline(__always)
     func lattice(_ i: Int, _ j: Int) -> Float {
-        let h = SeededRandom.mix(seed ^ (UInt64(bitPattern: Int64(i)) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(bitPattern: Int64(j)) &* 0xC2B2_AE3D_27D4_EB4F))
+        let h = SplitMix64.mix(seed ^ (UInt64(bitPattern: Int64(i)) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(bitPattern: Int64(j)) &* 0xC2B2_AE3D_27D4_EB4F))
         return Float(h >> 40) * (2 / 16_777_216) - 1
     }
 

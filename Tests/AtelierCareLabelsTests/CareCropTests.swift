@@ -47,7 +47,7 @@ final class CareCropTests: XCTestCase {
     func testPyramidLevelMatchesTheTrainingCode() throws {
         let f = try Self.fixture()
         let image = Image(width: f.width, height: f.height, channels: 1, pixels: f.pixels)
-        let level = CareCrop.resample(image, CareCrop.Region(x0: 0, y0: 0, x1: Double(f.width), y1: Double(f.height)),
+        let level = CareCrop.resample(image, PixelRegion(x0: 0, y0: 0, x1: Double(f.width), y1: Double(f.height)),
                                       width: f.scaled.width, height: f.scaled.height)
         XCTAssertLessThanOrEqual(zip(level, f.scaled.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1)
         for (a, b) in zip(CareCrop.normalizedImage(f.scaled.pixels), f.scaled.normalized) { XCTAssertEqual(a, b, accuracy: 1e-5) }
@@ -104,7 +104,7 @@ final class CareCropTests: XCTestCase {
     func testOnlyACropShapedPhotoIsAlsoReadWhole() throws {
         // A square photo: the centred square's middle 80 %, so the classifier's crop is the photo.
         let square = try XCTUnwrap(CareLabelReader.wholeImageBox(width: 100, height: 100))
-        XCTAssertEqual(CareCrop.square(around: square), CareCrop.Region(x0: 0, y0: 0, x1: 100, y1: 100))
+        XCTAssertEqual(CareCrop.square(around: square), PixelRegion(x0: 0, y0: 0, x1: 100, y1: 100))
         let tall = try XCTUnwrap(CareLabelReader.wholeImageBox(width: 60, height: 90))
         XCTAssertEqual(tall.width, 48, accuracy: 1e-9)
         XCTAssertEqual(tall.centreY, 45, accuracy: 1e-9)

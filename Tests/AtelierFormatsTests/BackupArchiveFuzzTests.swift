@@ -19,7 +19,7 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
     }
 
     func testMemberNamesAreSafeExactlyWhenTheirBytesAre() {
-        var random = FuzzRandom(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         let pieces = ["images", "a", "x.jpg", "/", "/", "//", ".", "..", "...", "\\", "\u{301}", "\u{600}", "\u{0}", "\u{1F}", "\u{7F}", "é", " ", "~", ":", "\u{2215}", "%2e%2e"]
         var safe = 0
         for n in 0..<5000 {
@@ -55,22 +55,14 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
         let reader = try BackupArchive.Reader(path: dir + "/backup.atelier")
         XCTAssertEqual(reader.members, ["tables/garment.ndjson", "images/ab/cdef.jpg"])
 
-        var random = FuzzRandom(seed: Self.seed &+ 1)
+        var random = SplitMix64(seed: Self.seed &+ 1)
+        // Lengths and counts to all ones, to zero, or just below a sign bit.
+        let mutator = ByteMutator(tokens: [[0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0x7F]])
         var opened = 0
         var extracted = 0
         let path = dir + "/damaged.atelier"
         for n in 0..<400 {
-            var bytes = original
-            for _ in 0...random.below(3) {
-                let at = random.below(bytes.count)
-                switch random.below(5) {
-                case 0: bytes.removeSubrange(at...)
-                case 1: bytes[at] = UInt8(truncatingIfNeeded: random.next())
-                case 2: bytes[at] ^= 1 << random.below(8)
-                case 3: bytes.replaceSubrange(at..<min(bytes.count, at + 4), with: random.pick([[0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0x7F]]))
-                default: bytes.insert(contentsOf: (0..<(1 + random.below(8))).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
-                }
-            }
+            let bytes = mutator.mutate(original, &random)
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return XCTFail("cannot write \(path)") }
             guard let damaged = try? BackupArchive.Reader(path: path) else { continue }
             opened += 1
@@ -105,22 +97,22 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
             let archive = sandbox + "/archive.atelier", target = sandbox + "/target"
             let pieces = ["images/", "tables/", "models/", "ab/", "a", "x.jpg", "garment.ndjson", "../", "..", ".", "/", "\\", "\u{0}",
                           "\u{1F}", "é", "\u{301}", "metadata.json", "//", "thumbs/"]
-            var random = FuzzRandom(seed: Self.seed &+ 2)
+            var random = SplitMix64(seed: Self.seed &+ 2)
             var opened = 0, extracted = 0
             let safePieces = ["images/", "models/", "ab/", "a", "x.jpg", "é", "\u{301}", "thumbs/", ".x", "..."]
             for n in 0..<600 {
                 // Half the archives are hostile throughout; the others are sound but for an
                 // odd damage here and there, so that extraction runs too.
-                let hostile = random.chance(50)
+                let hostile = random.chance(percent: 50)
                 let odds = hostile ? 20 : 3
                 var members: [StoredZip.Member] = []
                 var sums = JSONObject()
                 for _ in 0...random.below(5) {
-                    let name = (0...random.below(4)).map { _ in random.pick(random.chance(odds) ? pieces : safePieces) }.joined()
+                    let name = (0...random.below(4)).map { _ in random.pick(random.chance(percent: odds) ? pieces : safePieces) }.joined()
                     let bytes = (0..<random.below(40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-                    let mode = random.chance(100 - odds) ? 0o100644 : random.pick([0o40755, 0o120777])
-                    members.append(StoredZip.Member(name, bytes, mode: mode, declaredSize: random.chance(odds) ? random.below(100) : nil))
-                    if random.chance(odds) {
+                    let mode = random.chance(percent: 100 - odds) ? 0o100644 : random.pick([0o40755, 0o120777])
+                    members.append(StoredZip.Member(name, bytes, mode: mode, declaredSize: random.chance(percent: odds) ? random.below(100) : nil))
+                    if random.chance(percent: odds) {
                         switch random.below(3) {
                         case 0: break
                         case 1: sums[name] = .string(StoredZip.checksum(bytes + [0]))
@@ -130,8 +122,8 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
                         sums[name] = .string(StoredZip.checksum(bytes))
                     }
                 }
-                if random.chance(odds) { sums["images/gone.jpg"] = .string(StoredZip.checksum([])) }
-                let version = random.chance(odds) ? random.below(3) : 1
+                if random.chance(percent: odds) { sums["images/gone.jpg"] = .string(StoredZip.checksum([])) }
+                let version = random.chance(percent: odds) ? random.below(3) : 1
                 let meta: JSONObject = ["format": "atelier-backup", "formatVersion": .int(Int64(version)), "checksums": .object(sums)]
                 let bytes = StoredZip.make(members + [StoredZip.Member("metadata.json", Array(JSONWriter.string(.object(meta)).utf8))])
                 guard FileManager.default.createFile(atPath: archive, contents: Data(bytes)) else { return XCTFail("cannot write \(archive)") }

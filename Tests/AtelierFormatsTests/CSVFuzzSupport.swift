@@ -1,29 +1,11 @@
+import AtelierTestSupport
 import Foundation
 @testable import AtelierFormats
 @testable import AtelierRecords
 
 // Shared by the seeded CSV fuzz tests and the libFuzzer harness (fuzz/run.sh compiles this file
-// with the sources as one module, dropping the imports above).
-
-/// SplitMix64, as in AtelierRecordsTests' ParserFuzzSupport.swift (test targets cannot share
-/// files): seedable, so a failure names a seed and a case that reproduce it.
-struct FuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
+// with the sources and AtelierTestSupport's draws, mutator and pipe feed as one module, dropping
+// the imports above).
 
 enum CSVFuzz {
     /// Pieces of cells: what RFC 4180 quoting must carry (commas, quotes, CR, LF, CRLF, spaces
@@ -37,8 +19,8 @@ enum CSVFuzz {
     static let garmentColumns = ["type", "id", "name", "category", "seasons", "price.amount", "price.currency", "price",
                                  "composition", "wearCount", "purchasedOn", "care", "tags", "favorite", "notes", "a.b.c"]
 
-    static func cell(_ random: inout FuzzRandom) -> String {
-        random.chance(15) ? "" : (0..<(1 + random.below(4))).map { _ in random.pick(cellPieces) }.joined()
+    static func cell(_ random: inout SplitMix64) -> String {
+        random.chance(percent: 15) ? "" : (0..<(1 + random.below(4))).map { _ in random.pick(cellPieces) }.joined()
     }
 
     /// Bytes that break CSV in interesting ways.
@@ -47,22 +29,9 @@ enum CSVFuzz {
         [0xC3], [0xEF, 0xBB, 0xBF], Array("type".utf8), Array("price.amount".utf8), Array("a.b".utf8), [0x00],
     ]
 
-    /// One to three random edits of `input`.
-    static func mutate(_ input: [UInt8], _ random: inout FuzzRandom) -> [UInt8] {
-        var bytes = input
-        for _ in 0...random.below(3) {
-            let at = random.below(bytes.count + 1)
-            switch random.below(6) {
-            case 0: bytes.removeSubrange(at...)
-            case 1 where at < bytes.count: bytes[at] = UInt8(truncatingIfNeeded: random.next())
-            case 2, 3: bytes.insert(contentsOf: random.pick(mutationTokens), at: at)
-            case 4: bytes.removeSubrange(at..<min(bytes.count, at + 1 + random.below(4)))
-            default:
-                let end = min(bytes.count, at + 1 + random.below(16))
-                bytes.insert(contentsOf: bytes[at..<end], at: at)
-            }
-        }
-        return bytes
+    /// One to three random edits of `input` (`ByteMutator`) with those tokens.
+    static func mutate(_ input: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+        ByteMutator(tokens: mutationTokens).mutate(input, &random)
     }
 
     struct Outcome {
@@ -72,28 +41,15 @@ enum CSVFuzz {
 
     /// What `CSVRecordReader` makes of `bytes` fed through a pipe.
     static func read(_ bytes: [UInt8], defaultType: String) -> Outcome {
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        let writer = fds[1]
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes[offset...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-                if n <= 0 { break }
-                offset += n
-            }
-            close(writer)
-            done.signal()
-        }
+        let (readEnd, waitForWriter) = feedThroughPipe(bytes)
         var outcome = Outcome()
         do {
-            let reader = CSVRecordReader(reader: LineReader(fd: fds[0], source: "fuzz", closeWhenDone: true), defaultType: defaultType)
+            let reader = CSVRecordReader(reader: LineReader(fd: readEnd, source: "fuzz", closeWhenDone: true), defaultType: defaultType)
             try reader.forEachRecord { (result, line) throws(InputError) in outcome.records.append((result, line)) }
         } catch {
             outcome.thrown = error
         }
-        done.wait()
+        waitForWriter()
         return outcome
     }
 }

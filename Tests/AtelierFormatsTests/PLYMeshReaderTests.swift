@@ -1,4 +1,5 @@
 import AtelierFormats
+import AtelierRecords
 import XCTest
 
 /// `PLYMeshReader` reads back what `PLYMeshWriter` writes, bit for bit, and refuses damaged or
@@ -60,12 +61,11 @@ final class PLYMeshReaderTests: XCTestCase {
         quad += [4] + [UInt8](repeating: 0, count: 16)
         XCTAssertThrowsError(try PLYMeshReader.read(quad))
         // Random damage to the body and header: an error or a consistent mesh, never a crash.
-        var state: UInt64 = 0x1234_5678
+        var random = SplitMix64(seed: 0x1234_5678)
         for _ in 0 ..< 2000 {
             var damaged = bytes
-            for _ in 0 ..< 1 + Int(state % 4) {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                damaged[Int(state >> 33) % damaged.count] = UInt8(truncatingIfNeeded: state >> 17)
+            for _ in 0 ... random.below(4) {
+                damaged[random.below(damaged.count)] = UInt8(truncatingIfNeeded: random.next())
             }
             if let (mesh, _) = try? PLYMeshReader.read(damaged) { XCTAssertNil(mesh.inconsistency) }
         }

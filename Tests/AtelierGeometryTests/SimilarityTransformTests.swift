@@ -1,4 +1,5 @@
 import AtelierGeometry
+import AtelierRecords
 import XCTest
 
 final class SimilarityTransformTests: XCTestCase {
@@ -6,11 +7,8 @@ final class SimilarityTransformTests: XCTestCase {
     func testRecoversAKnownSimilarity() throws {
         let rotation = Matrix3.rotation(vector: [0.3, -1.2, 2.0])
         let truth = SimilarityTransform(scale: 2.5, rotation: rotation, translation: [1, -2, 3])
-        var state: UInt64 = 7
-        func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53) - 0.5
-        }
+        var random = SplitMix64(seed: 7)
+        func next() -> Double { random.unit() - 0.5 }
         let source = (0 ..< 40).map { _ in SIMD3(next(), next(), next()) * 4 }
         let target = source.map(truth.apply)
         let found = try XCTUnwrap(SimilarityTransform.aligning(source, to: target))

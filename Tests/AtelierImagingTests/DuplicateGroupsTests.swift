@@ -1,3 +1,4 @@
+import AtelierRecords
 import XCTest
 @testable import AtelierImaging
 
@@ -51,7 +52,7 @@ final class DuplicateGroupsTests: XCTestCase {
     }
 
     func testMatchesTheReferenceOnClusteredHashes() {
-        var seeded = SplitMix(seed: 0xD0B_1E5)
+        var seeded = SplitMix64(seed: 0xD0B_1E5)
         for round in 0 ..< 40 {
             // Clusters whose members are up to 5 bits from a centre, so up to 10 apart: some
             // clusters must split, some pairs of clusters sit close.
@@ -75,18 +76,5 @@ final class DuplicateGroupsTests: XCTestCase {
                 XCTAssertEqual(Set(others).union(groups.flatMap(\.members)).count, hashes.count, "every photo is somewhere, once")
             }
         }
-    }
-}
-
-/// A tiny seeded generator (SplitMix64), so the clustered hashes are the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import AtelierRecords
 import XCTest
 @testable import AtelierImaging
 
@@ -201,7 +202,7 @@ final class EXIFMalformedTests: XCTestCase {
     /// Byte flips, interesting values, cuts and insertions on valid files: the reader must never
     /// trap (in debug builds every out-of-bounds read would) and what it returns must be in range.
     func testRandomMutationsNeverTrap() {
-        var random = EXIFRandom(seed: 0xE71F)
+        var random = SplitMix64(seed: 0xE71F)
         let seeds = [true, false].flatMap { bigEndian -> [[UInt8]] in
             let tiff = Self.complete(bigEndian: bigEndian).build()
             return [EXIFFixtures.jpeg(exif: tiff), EXIFFixtures.png(exif: tiff), tiff]

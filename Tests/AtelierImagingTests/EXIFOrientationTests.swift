@@ -1,3 +1,4 @@
+import AtelierRecords
 import XCTest
 @testable import AtelierImaging
 
@@ -78,7 +79,7 @@ final class EXIFOrientationTests: XCTestCase {
     /// Against the formulas in the doc comment, one coordinate at a time, on sizes that are not
     /// multiples of the band height, thin ones included; and each orientation undone by its inverse.
     func testAgreesWithCoordinateReferenceAndInverts() {
-        var random = EXIFRandom(seed: 6)
+        var random = SplitMix64(seed: 6)
         let inverse = [1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6]
         for (width, height) in [(1, 1), (1, 7), (9, 1), (16, 16), (17, 33), (40, 3), (5, 50)] {
             for channels in 1 ... 4 {

@@ -1,3 +1,4 @@
+import AtelierRecords
 import XCTest
 @testable import AtelierImaging
 
@@ -225,10 +226,10 @@ final class GarmentColorsTests: XCTestCase {
         XCTAssertEqual(red.b, 67.20, accuracy: 0.05)
         let grey = GarmentColors.Lab(red: 119, green: 119, blue: 119)
         XCTAssertEqual(grey.l, 50.03, accuracy: 0.02)
-        var state: UInt64 = 1
+        var random = SplitMix64(seed: 1)
         for _ in 0 ..< 2000 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let (r, g, b) = (UInt8(truncatingIfNeeded: state >> 24), UInt8(truncatingIfNeeded: state >> 32), UInt8(truncatingIfNeeded: state >> 40))
+            let bits = random.next()
+            let (r, g, b) = (UInt8(truncatingIfNeeded: bits >> 24), UInt8(truncatingIfNeeded: bits >> 32), UInt8(truncatingIfNeeded: bits >> 40))
             let back = GarmentColors.Lab(red: r, green: g, blue: b).rgb
             XCTAssertTrue(back == (r, g, b), "\(r),\(g),\(b) came back as \(back)")
         }
@@ -289,7 +290,7 @@ extension GarmentColorsTests {
         static func make(width: Int = 384, height: Int = 512, backdrop: Backdrop, garment: [UInt32],
                          stripeWidths: [Int]? = nil, shiftDown: Double = 0, objects: [(x: ClosedRange<Double>, y: ClosedRange<Double>, color: UInt32)] = [],
                          seed: UInt64) -> Photo {
-            var random = GarmentColors.SplitMix64(state: seed)
+            var random = SplitMix64(seed: seed)
             let outline = tee.map { (Double(width) * $0.0, Double(height) * ($0.1 + shiftDown)) }
             let widths = stripeWidths ?? [Int](repeating: 1, count: max(1, garment.count))
             let period = widths.reduce(0, +)

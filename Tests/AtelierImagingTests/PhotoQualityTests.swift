@@ -1,3 +1,5 @@
+import AtelierRecords
+import AtelierTestSupport
 import Foundation
 import XCTest
 @testable import AtelierImaging
@@ -332,7 +334,7 @@ func withGreyNoise(_ image: Image, sigma: Double, seed: UInt64) -> Image {
     var random = SplitMix64(seed: seed)
     var pixels = image.pixels
     for i in 0 ..< image.pixelCount {
-        let noise = random.nextGaussian() * sigma
+        let noise = random.gaussian() * sigma
         for k in 0 ..< 3 { pixels[i * 3 + k] = UInt8(max(0, min(255, (Double(pixels[i * 3 + k]) + noise).rounded()))) }
     }
     return Image(width: image.width, height: image.height, channels: 3, pixels: pixels)
@@ -354,26 +356,4 @@ func busyScene() -> Image {
         }
     }
     return Image(width: w, height: h, channels: 3, pixels: pixels)
-}
-
-/// Steele, Lea and Flood's SplitMix64: small, seeded, the same on every platform.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in (0, 1).
-    mutating func nextUniform() -> Double { (Double(next() >> 11) + 0.5) / Double(1 << 53) }
-
-    /// Standard normal, by Box and Muller.
-    mutating func nextGaussian() -> Double {
-        (-2 * log(nextUniform())).squareRoot() * cos(2 * Double.pi * nextUniform())
-    }
 }

@@ -1,19 +1,19 @@
 import AtelierImaging
+import AtelierRecords
 import XCTest
 
 final class SubjectSilhouetteTests: XCTestCase {
     /// A striped "garment" on a light grey backdrop with a soft gradient.
     static func photo(width: Int = 640, height: Int = 480, busy: Bool = false) -> Image {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        var state: UInt64 = 99
+        var random = SplitMix64(seed: 99)
         for y in 0 ..< height {
             for x in 0 ..< width {
                 let i = (y * width + x) * 3
                 let inside = x >= 220 && x < 420 && y >= 120 && y < 400
                 var value: [UInt8]
                 if busy {
-                    state = state &* 6364136223846793005 &+ 1442695040888963407
-                    let v = UInt8(truncatingIfNeeded: state >> 56)
+                    let v = UInt8(truncatingIfNeeded: random.next() >> 56)
                     value = [v, v &+ 40, v &+ 80]
                 } else if inside {
                     value = (x / 8) % 2 == 0 ? [150, 30, 40] : [40, 40, 150]

@@ -1,5 +1,6 @@
 import AtelierGeometry
 import AtelierReconstruction
+import AtelierTestSupport
 import XCTest
 
 final class AbsolutePoseTests: XCTestCase {
@@ -15,7 +16,7 @@ final class AbsolutePoseTests: XCTestCase {
                 observed.append(SIMD2(random.unit() - 0.5, random.unit() - 0.5))
             } else {
                 inliers.insert(i)
-                observed.append(point + SIMD2(PoseTestScene.gaussian(&random), PoseTestScene.gaussian(&random)) / focal)
+                observed.append(point + SIMD2(random.gaussian(), random.gaussian()) / focal)
             }
         }
         return (observed, inliers)
@@ -54,7 +55,7 @@ final class AbsolutePoseTests: XCTestCase {
                 observed.append(SIMD2(random.unit() - 0.5, random.unit() - 0.5))
             } else {
                 inliers.insert(world.count)
-                let noise = SIMD2(PoseTestScene.gaussian(&random), PoseTestScene.gaussian(&random)) / Self.focal
+                let noise = SIMD2(random.gaussian(), random.gaussian()) / Self.focal
                 observed.append(SIMD2(inCam.x / inCam.z, inCam.y / inCam.z) + noise)
             }
             world.append(point)

@@ -1,5 +1,6 @@
 import AtelierGeometry
 import AtelierReconstruction
+import AtelierTestSupport
 import XCTest
 
 final class EPnPTests: XCTestCase {
@@ -32,7 +33,7 @@ final class EPnPTests: XCTestCase {
         var worst = 0.0
         for _ in 0 ..< 20 {
             let scene = PoseTestScene(count: 50, random: &random)
-            let noisy = scene.normalised.map { $0 + SIMD2(PoseTestScene.gaussian(&random), PoseTestScene.gaussian(&random)) / 1000 }
+            let noisy = scene.normalised.map { $0 + SIMD2(random.gaussian(), random.gaussian()) / 1000 }
             let pose = try XCTUnwrap(EPnPSolver.camFromWorld(normalised: noisy, pointsInWorld: scene.pointsInWorld))
             worst = max(worst, PoseTestScene.rotationErrorDegrees(pose, scene.camFromWorld))
         }

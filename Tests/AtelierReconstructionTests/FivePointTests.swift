@@ -1,5 +1,6 @@
 import AtelierGeometry
 @testable import AtelierReconstruction
+import AtelierTestSupport
 import XCTest
 
 final class FivePointTests: XCTestCase {

@@ -41,12 +41,6 @@ struct PoseTestScene {
         return q
     }
 
-    /// A standard normal deviate (Box–Muller).
-    static func gaussian(_ random: inout SamplingRandom) -> Double {
-        let u1 = max(random.unit(), 1e-300), u2 = random.unit()
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-
     /// The rotation angle in degrees between two poses.
     static func rotationErrorDegrees(_ a: CameraPose, _ b: CameraPose) -> Double {
         Matrix3.angleBetween(a.camFromWorld, b.camFromWorld) * 180 / .pi

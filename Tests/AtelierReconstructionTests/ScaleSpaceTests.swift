@@ -35,11 +35,8 @@ final class ScaleSpaceTests: XCTestCase {
     /// (so both the eight-lane loops and their scalar tails run), on one thread and two.
     func testBlurMatchesDirectConvolution() {
         let width = 37, height = 29
-        var random = UInt64(12345)
-        let samples = (0 ..< width * height).map { _ -> Float in
-            random = random &* 6364136223846793005 &+ 1442695040888963407
-            return Float(random >> 40) / Float(1 << 24)
-        }
+        var random = SamplingRandom(seed: 12345)
+        let samples = (0 ..< width * height).map { _ in Float(random.next() >> 40) / Float(1 << 24) }
         let source = FloatPlane(width: width, height: height, samples: samples)
         let kernel = GaussianKernel(sigma: 1.7)
         let r = kernel.radius

@@ -1,5 +1,6 @@
 import AtelierGeometry
 import AtelierReconstruction
+import AtelierTestSupport
 import Foundation
 
 /// Two views of random points with a known relative pose, noisy pixels and wrong matches, made in
@@ -70,13 +71,5 @@ struct TwoViewScene {
     func translationErrorDegrees(_ estimate: CameraPose) -> Double {
         let cosine = estimate.translation.normalized.dot(cam2FromCam1.translation.normalized)
         return acos(max(-1, min(1, cosine))) * 180 / .pi
-    }
-}
-
-extension SamplingRandom {
-    /// A standard normal deviate (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(unit(), 1e-300), v = unit()
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 }

@@ -1,3 +1,4 @@
+import AtelierTestSupport
 import Foundation
 import XCTest
 @testable import AtelierRecords
@@ -22,13 +23,13 @@ final class ParserFuzzFilterTests: XCTestCase {
     ]
 
     func testRandomFilterExpressionsParseOrFailCleanlyAndRoundTrip() {
-        var random = FuzzRandom(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         var parsed = 0
         let record: JSONObject = ["category": "outerwear", "price": ["amount": 12.5], "seasons": ["winter", "autumn"], "a": 3]
         for n in 0..<3000 {
             // Mostly field, operator, operand, each made of random pieces; sometimes anything.
             func pieces(_ pool: [String], _ most: Int) -> String { (0..<(1 + random.below(most))).map { _ in random.pick(pool) }.joined() }
-            let text = random.chance(25) ? pieces(Self.filterPieces, 6)
+            let text = random.chance(percent: 25) ? pieces(Self.filterPieces, 6)
                 : pieces(Self.filterPieces.filter { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } }, 2)
                     + random.pick(["", " ", "  "]) + random.pick(FieldFilter.Operator.allCases.map(\.rawValue) + ["has "]) + pieces(Self.filterPieces, 3)
             guard let filter = try? FieldFilter.parse(text, today: Self.today) else { continue }
@@ -45,7 +46,7 @@ final class ParserFuzzFilterTests: XCTestCase {
     }
 
     func testRelativeDaysResolveLikeTheReference() {
-        var random = FuzzRandom(seed: Self.seed &+ 1)
+        var random = SplitMix64(seed: Self.seed &+ 1)
         let range = ISODate.dayNumber(year: 0, month: 1, day: 1)...ISODate.dayNumber(year: 9999, month: 12, day: 31)
         var inRange = 0
         for _ in 0..<2000 {
@@ -55,7 +56,7 @@ final class ParserFuzzFilterTests: XCTestCase {
                                      Int.max - random.below(1000), Int.max / 7 + random.below(10)])
             let sign = random.pick(["+", "-"])
             let unit = random.pick(["d", "w", "m", "y"])
-            let digits = random.chance(5) ? String(count) + "0" : String(count)
+            let digits = random.chance(percent: 5) ? String(count) + "0" : String(count)
             let text = random.pick(["today", "TODAY", "Today"]) + sign + digits + unit
             // The reference: exact arithmetic on Decimal, then the range.
             let days = Decimal(string: digits)! * Decimal(["d": 1, "w": 7, "m": 30, "y": 365][unit]!)
@@ -118,18 +119,18 @@ final class ParserFuzzFilterTests: XCTestCase {
     static func inYearRange(_ seconds: Int) -> Bool { seconds >= 0 && seconds < referenceDays(10000, 1, 1) * 86400 }
 
     func testDaysAndInstantsAgreeWithTheReference() {
-        var random = FuzzRandom(seed: Self.seed &+ 2)
+        var random = SplitMix64(seed: Self.seed &+ 2)
         var days = 0
         var instants = 0
         for n in 0..<5000 {
             // Mostly real dates and times (a few fields out of range), then a random edit or two.
             func two(_ limit: Int) -> String { String(format: "%02d", random.below(limit)) }
-            var date = String(format: "%04d", random.chance(10) ? random.pick([0, 1, 9999]) : random.below(10000)) + "-" + two(14) + "-" + two(33)
-            if random.chance(5) { date = random.pick(["0000-01-01", "9999-12-31"]) }  // where offsets cross the year range
-            let time = random.pick(["T", " "]) + two(25) + ":" + two(61) + ":" + two(62) + (random.chance(30) ? "." + String(random.below(100000)) : "")
+            var date = String(format: "%04d", random.chance(percent: 10) ? random.pick([0, 1, 9999]) : random.below(10000)) + "-" + two(14) + "-" + two(33)
+            if random.chance(percent: 5) { date = random.pick(["0000-01-01", "9999-12-31"]) }  // where offsets cross the year range
+            let time = random.pick(["T", " "]) + two(25) + ":" + two(61) + ":" + two(62) + (random.chance(percent: 30) ? "." + String(random.below(100000)) : "")
             let zone = random.pick(["Z", "z", "+" + two(25) + ":" + two(61), "-" + two(25) + ":" + two(61), "", "+0100"])
-            var text = Array(random.chance(20) ? date : date + time + zone)
-            if random.chance(30) {
+            var text = Array(random.chance(percent: 20) ? date : date + time + zone)
+            if random.chance(percent: 30) {
                 for _ in 0...random.below(2) where !text.isEmpty {
                     text[random.below(text.count)] = random.pick(Array("0129-:T+Z.x é"))
                 }

@@ -1,3 +1,4 @@
+import AtelierTestSupport
 import Foundation
 import XCTest
 @testable import AtelierRecords
@@ -8,11 +9,6 @@ import XCTest
 /// line, the last one too.
 final class ParserFuzzLineReaderTests: XCTestCase {
     static let seed: UInt64 = 0x11E_2EAD_2026
-
-    override class func setUp() {
-        super.setUp()
-        signal(SIGPIPE, SIG_IGN)  // a reader that stops early closes the pipe under the writer
-    }
 
     struct Outcome: Equatable {
         var lines: [[UInt8]] = []
@@ -47,25 +43,10 @@ final class ParserFuzzLineReaderTests: XCTestCase {
 
     /// What `LineReader` makes of `input` written into a pipe in pieces of the given sizes.
     static func read(_ input: [UInt8], chunks: [Int], maximum: Int, raw: Bool = false) -> Outcome {
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        let writer = fds[1]
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            var offset = 0
-            var sizes = chunks.makeIterator()
-            while offset < input.count {
-                let size = min(input.count - offset, max(1, sizes.next() ?? input.count))
-                let written = input[offset..<(offset + size)].withUnsafeBytes { write(writer, $0.baseAddress, size) }
-                if written <= 0 { break }  // the reader stopped and closed its end
-                offset += written
-            }
-            close(writer)
-            done.signal()
-        }
+        let (readEnd, waitForWriter) = feedThroughPipe(input, chunks: chunks)
         var outcome = Outcome()
         do throws(LineReaderError<Never>) {
-            let reader = LineReader(fd: fds[0], source: "fuzz", closeWhenDone: true, maximumLineBytes: maximum)
+            let reader = LineReader(fd: readEnd, source: "fuzz", closeWhenDone: true, maximumLineBytes: maximum)
             let take = { (bytes: UnsafeRawBufferPointer, number: Int) in
                 outcome.lines.append(Array(bytes))
                 outcome.numbers.append(number)
@@ -74,24 +55,24 @@ final class ParserFuzzLineReaderTests: XCTestCase {
         } catch {
             if case .input(let e) = error { outcome.error = e.line ?? -1 }
         }
-        done.wait()
+        waitForWriter()
         return outcome
     }
 
     func testRandomInputsSplitLikeTheReference() {
-        var random = FuzzRandom(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         let alphabet: [UInt8] = [0x61, 0x7B, 0x22, 0x20, 0x20, 0x09, 0x0D, 0x0A, 0x0A, 0x00, 0xC3, 0xA9, 0xFF]
         for n in 0..<400 {
             let maximum = random.pick([1, 2, 7, 64, 1000])
             var input: [UInt8] = []
             for _ in 0..<random.below(30) {
-                let length = random.chance(20) ? random.below(maximum * 2 + 2) : random.below(min(maximum, 12) + 1)
+                let length = random.chance(percent: 20) ? random.below(maximum * 2 + 2) : random.below(min(maximum, 12) + 1)
                 input += (0..<length).map { _ in random.pick(alphabet) }
-                input += random.chance(25) ? [0x0D, 0x0A] : [0x0A]
+                input += random.chance(percent: 25) ? [0x0D, 0x0A] : [0x0A]
             }
-            if random.chance(50) { input += (0..<random.below(maximum + 3)).map { _ in random.pick(alphabet) } }
-            let chunks = (0..<input.count).map { _ in 1 + random.below(random.chance(50) ? 3 : 64) }
-            let raw = random.chance(50)
+            if random.chance(percent: 50) { input += (0..<random.below(maximum + 3)).map { _ in random.pick(alphabet) } }
+            let chunks = (0..<input.count).map { _ in 1 + random.below(random.chance(percent: 50) ? 3 : 64) }
+            let raw = random.chance(percent: 50)
             let want = Self.expected(input, maximum: maximum, raw: raw)
             let got = Self.read(input, chunks: chunks, maximum: maximum, raw: raw)
             if got != want {

@@ -1,39 +1,17 @@
+import AtelierTestSupport
 import Foundation
 @testable import AtelierRecords
 
 // Shared by the seeded fuzz tests and by the libFuzzer harness (fuzz/run.sh compiles this file,
-// ReferenceJSON.swift and JSONFuzzOracle.swift with the sources as one module, dropping the
-// import above): a seedable generator, random JSON texts and their mutations.
-
-// MARK: - Random
-
-/// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", 2014):
-/// tiny and seedable, so a failure names a seed and an iteration that reproduce it anywhere.
-struct FuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<n (the modulo bias is irrelevant here).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
+// ReferenceJSON.swift and JSONFuzzOracle.swift with the sources and AtelierTestSupport's draws
+// and mutator as one module, dropping the imports above): random JSON texts and their mutations.
 
 // MARK: - Generating JSON text
 
 /// Random JSON object texts, written directly as bytes with random spacing, escaping and number
 /// shapes, so the reference reader (not the generator) says what they mean.
 struct JSONTextGenerator {
-    var random: FuzzRandom
+    var random: SplitMix64
 
     static let keyPool = ["type", "id", "a", "b", "name", "", "é", "e\u{301}", "ключ", "😀", "a\"b", "\\",
                           "\u{0}", "tab\t", "/", "\u{2028}", "price", "seasons"]
@@ -51,13 +29,13 @@ struct JSONTextGenerator {
         "0.30000000000000004", "100e-2",
     ]
 
-    init(seed: UInt64) { random = FuzzRandom(seed: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     /// One object text; `deep` sometimes buries a value near the nesting bound.
     mutating func objectText() -> [UInt8] {
         var out: [UInt8] = []
         space(&out)
-        if random.chance(4) {
+        if random.chance(percent: 4) {
             deepValue(levels: JSONParser.maximumDepth - 2 + random.below(5), into: &out)
         } else {
             object(depth: 1, into: &out)
@@ -67,16 +45,16 @@ struct JSONTextGenerator {
     }
 
     mutating func space(_ out: inout [UInt8]) {
-        guard random.chance(15) else { return }
+        guard random.chance(percent: 15) else { return }
         for _ in 0...random.below(3) { out.append(random.pick([0x20, 0x09, 0x0A, 0x0D])) }
     }
 
     mutating func object(depth: Int, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        let count = random.chance(15) ? 0 : 1 + random.below(depth == 1 ? 7 : 4)
+        let count = random.chance(percent: 15) ? 0 : 1 + random.below(depth == 1 ? 7 : 4)
         // Mostly distinct keys; sometimes whatever the pool gives, duplicates included.
         var keys = Self.keyPool.shuffled(using: &random)
-        if random.chance(15) { keys = (0..<count).map { _ in random.pick(Self.keyPool) } }
+        if random.chance(percent: 15) { keys = (0..<count).map { _ in random.pick(Self.keyPool) } }
         for i in 0..<count {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             space(&out)
@@ -96,7 +74,7 @@ struct JSONTextGenerator {
         case 0: out.append(contentsOf: Array(random.pick(["true", "false", "null"]).utf8))
         case 1, 2: number(into: &out)
         case 3, 4, 5, 6:
-            let length = random.below(random.chance(10) ? 40 : 8)
+            let length = random.below(random.chance(percent: 10) ? 40 : 8)
             string(String(String.UnicodeScalarView((0..<length).map { _ in random.pick(Self.scalarPool) })), into: &out)
         case 7, 8: array(depth: depth + 1, into: &out)
         default: object(depth: depth + 1, into: &out)
@@ -105,7 +83,7 @@ struct JSONTextGenerator {
 
     mutating func array(depth: Int, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
-        let count = random.chance(20) ? 0 : 1 + random.below(4)
+        let count = random.chance(percent: 20) ? 0 : 1 + random.below(4)
         for i in 0..<count {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             space(&out)
@@ -119,7 +97,7 @@ struct JSONTextGenerator {
     mutating func deepValue(levels: Int, into out: inout [UInt8]) {
         var closers: [UInt8] = []
         for level in 0..<levels {
-            if level == 0 || random.chance(50) {
+            if level == 0 || random.chance(percent: 50) {
                 out.append(contentsOf: Array(#"{"\#(random.pick(["a", "type", "z"]))":"#.utf8))
                 closers.append(UInt8(ascii: "}"))
             } else {
@@ -133,19 +111,19 @@ struct JSONTextGenerator {
 
     /// A number from the pool of edge cases, or composed of random parts.
     mutating func number(into out: inout [UInt8]) {
-        if random.chance(40) { out.append(contentsOf: Array(random.pick(Self.numberPool).utf8)); return }
-        var text = random.chance(30) ? "-" : ""
-        if random.chance(25) {
+        if random.chance(percent: 40) { out.append(contentsOf: Array(random.pick(Self.numberPool).utf8)); return }
+        var text = random.chance(percent: 30) ? "-" : ""
+        if random.chance(percent: 25) {
             text += "0"
         } else {
             text += String(1 + random.below(9))
-            for _ in 0..<random.below(random.chance(10) ? 30 : 6) { text += String(random.below(10)) }
+            for _ in 0..<random.below(random.chance(percent: 10) ? 30 : 6) { text += String(random.below(10)) }
         }
-        if random.chance(40) {
+        if random.chance(percent: 40) {
             text += "."
             for _ in 0...random.below(18) { text += String(random.below(10)) }
         }
-        if random.chance(30) {
+        if random.chance(percent: 30) {
             text += random.pick(["e", "E", "e+", "e-", "E-"])
             for _ in 0...random.below(3) { text += String(random.below(10)) }
         }
@@ -159,10 +137,10 @@ struct JSONTextGenerator {
         for scalar in s.unicodeScalars {
             let v = scalar.value
             let short: [UInt32: String] = [0x22: "\\\"", 0x5C: "\\\\", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"]
-            if let escape = short[v], v < 0x20 || v == 0x22 || v == 0x5C, random.chance(70) {
+            if let escape = short[v], v < 0x20 || v == 0x22 || v == 0x5C, random.chance(percent: 70) {
                 out.append(contentsOf: Array(escape.utf8))
-            } else if v < 0x20 || v == 0x22 || v == 0x5C || random.chance(15) {
-                let upper = random.chance(50)
+            } else if v < 0x20 || v == 0x22 || v == 0x5C || random.chance(percent: 15) {
+                let upper = random.chance(percent: 50)
                 func hex(_ unit: UInt32) -> String {
                     let digits = String(unit, radix: 16, uppercase: upper)
                     return "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
@@ -173,7 +151,7 @@ struct JSONTextGenerator {
                 } else {
                     out.append(contentsOf: Array(hex(v).utf8))
                 }
-            } else if v == 0x2F, random.chance(30) {
+            } else if v == 0x2F, random.chance(percent: 30) {
                 out.append(contentsOf: Array("\\/".utf8))
             } else {
                 out.append(contentsOf: Array(String(scalar).utf8))
@@ -192,27 +170,9 @@ struct JSONTextGenerator {
         [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xF8], [0xFE], [0xFF],
     ]
 
-    /// One to three random edits: truncate, flip a byte or a bit, insert or overwrite with a
-    /// token, delete or repeat a range.
+    /// One to three random edits (`ByteMutator`) with those tokens.
     mutating func mutate(_ input: [UInt8]) -> [UInt8] {
-        var bytes = input
-        for _ in 0...random.below(3) {
-            let at = random.below(bytes.count + 1)
-            switch random.below(8) {
-            case 0: bytes.removeSubrange(at...)
-            case 1 where at < bytes.count: bytes[at] = UInt8(truncatingIfNeeded: random.next())
-            case 2 where at < bytes.count: bytes[at] ^= 1 << random.below(8)
-            case 3, 4: bytes.insert(contentsOf: random.pick(Self.mutationTokens), at: at)
-            case 5 where at < bytes.count:
-                let token = random.pick(Self.mutationTokens)
-                bytes.replaceSubrange(at..<min(bytes.count, at + token.count), with: token)
-            case 6: bytes.removeSubrange(at..<min(bytes.count, at + 1 + random.below(4)))
-            default:
-                let end = min(bytes.count, at + 1 + random.below(12))
-                bytes.insert(contentsOf: bytes[at..<end], at: at)
-            }
-        }
-        return bytes
+        ByteMutator(tokens: Self.mutationTokens, longestRepeat: 12).mutate(input, &random)
     }
 }
 

@@ -232,12 +232,9 @@ final class RegexTests: XCTestCase {
     /// widen its table; the answers must not change.
     func testCacheResetsKeepAnswersRight() {
         // (a|b)*a(a|b){13} needs 2^14 DFA states, more than the cache holds, over a long random subject.
-        var seed: UInt64 = 42
+        var random = SplitMix64(seed: 42)
         var subject = ""
-        for _ in 0..<40_000 {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            subject.append(seed >> 63 == 0 ? "a" : "b")
-        }
+        for _ in 0..<40_000 { subject.append(random.next() >> 63 == 0 ? "a" : "b") }
         let nfa = try! RegularExpression("(a|b)*a(a|b){13}c")
         XCTAssertFalse(nfa.matches(subject))
         XCTAssertTrue(nfa.matches(subject + "c") == subject.dropLast(13).hasSuffix("a"))

@@ -1,4 +1,5 @@
 import AtelierGeometry
+import AtelierRecords
 import AtelierSynthetic
 import XCTest
 
@@ -97,7 +98,7 @@ final class CameraRigTests: XCTestCase {
     }
 
     func testQuaternionsRoundTripThroughEveryBranch() {
-        var random = SeededRandom(seed: 11)
+        var random = SplitMix64(seed: 11)
         var matrices: [Matrix3] = [
             .identity,
             Matrix3.rotation(axis: [1, 0, 0], angleRadians: .pi),

@@ -1,39 +1,21 @@
+import AtelierRecords
+import AtelierTestSupport
 import Foundation
 @testable import AtelierTransfer
 
 // Shared by the seeded DNS fuzz tests and the libFuzzer harness (fuzz/run.sh compiles this file
-// with the Discovery sources as one module, dropping the import above).
-
-/// SplitMix64, as `FuzzRandom` in AtelierFormatsTests' CSVFuzzSupport.swift (test targets
-/// cannot share files), renamed so that it cannot clash with a copy another fuzz test of this
-/// target makes: seedable, so a failure names a seed and a case that reproduce it.
-struct DNSFuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
+// with the Discovery sources, SplitMix64 and AtelierTestSupport's draws and mutator as one
+// module, dropping the imports above).
 
 enum DNSFuzz {
     static let labels = ["_atelier", "_tcp", "local", "atelier-7-abc123", "My.Photos", "a", "A", "é", "x y", String(repeating: "z", count: 63)]
 
-    static func name(_ random: inout DNSFuzzRandom) -> DNSName {
+    static func name(_ random: inout SplitMix64) -> DNSName {
         let labels = (0..<random.below(5)).map { _ in random.pick(Self.labels) }
         return (try? DNSName(labels: labels)) ?? .root
     }
 
-    static func record(_ random: inout DNSFuzzRandom) -> DNSResourceRecord {
+    static func record(_ random: inout SplitMix64) -> DNSResourceRecord {
         let data: DNSRecordData
         switch random.below(7) {
         case 0: data = .a((0..<4).map { _ in UInt8(truncatingIfNeeded: random.next()) })
@@ -46,14 +28,14 @@ enum DNSFuzz {
         }
         // Opaque data of a known type would decode as that type: keep the generator honest.
         if case .opaque(let type, _) = data, [.a, .aaaa, .ptr, .srv, .txt].contains(type) { return record(&random) }
-        return DNSResourceRecord(name: name(&random), ttlSeconds: UInt32(truncatingIfNeeded: random.next()), cacheFlush: random.chance(50),
-                                 recordClass: random.chance(80) ? 1 : UInt16(random.below(0x8000)), data: data)
+        return DNSResourceRecord(name: name(&random), ttlSeconds: UInt32(truncatingIfNeeded: random.next()), cacheFlush: random.chance(percent: 50),
+                                 recordClass: random.chance(percent: 80) ? 1 : UInt16(random.below(0x8000)), data: data)
     }
 
     /// A random valid message, compressed by our encoder.
-    static func message(_ random: inout DNSFuzzRandom) -> DNSMessage {
+    static func message(_ random: inout SplitMix64) -> DNSMessage {
         DNSMessage(id: UInt16(truncatingIfNeeded: random.next()), flags: UInt16(truncatingIfNeeded: random.next()),
-                   questions: (0..<random.below(3)).map { _ in DNSQuestion(name: name(&random), type: random.pick([.ptr, .srv, .any, .a]), unicastResponse: random.chance(30)) },
+                   questions: (0..<random.below(3)).map { _ in DNSQuestion(name: name(&random), type: random.pick([.ptr, .srv, .any, .a]), unicastResponse: random.chance(percent: 30)) },
                    answers: (0..<random.below(4)).map { _ in record(&random) }, authorities: (0..<random.below(2)).map { _ in record(&random) },
                    additionals: (0..<random.below(4)).map { _ in record(&random) })
     }
@@ -61,21 +43,9 @@ enum DNSFuzz {
     /// Bytes that break DNS messages in interesting ways: pointers, label-length bytes, counts.
     static let mutationTokens: [[UInt8]] = [[0xC0, 0x0C], [0xC0, 0x00], [0xFF, 0xFF], [0x3F], [0x40], [0x80], [0x00], [0x00, 0x21], [0x00, 0x10], [0x00, 0x0C], [0xC0]]
 
-    /// One to three random edits of `input`.
-    static func mutate(_ input: [UInt8], _ random: inout DNSFuzzRandom) -> [UInt8] {
-        var bytes = input
-        for _ in 0...random.below(3) {
-            let at = random.below(bytes.count + 1)
-            switch random.below(6) {
-            case 0: bytes.removeSubrange(at...)
-            case 1 where at < bytes.count: bytes[at] = UInt8(truncatingIfNeeded: random.next())
-            case 2 where at < bytes.count: bytes[at] ^= 1 << random.below(8)
-            case 3: bytes.insert(contentsOf: random.pick(mutationTokens), at: at)
-            case 4: bytes.replaceSubrange(at..<min(bytes.count, at + 2), with: random.pick(mutationTokens))
-            default: bytes.removeSubrange(at..<min(bytes.count, at + 1 + random.below(4)))
-            }
-        }
-        return bytes
+    /// One to three random edits of `input` (`ByteMutator`) with those tokens.
+    static func mutate(_ input: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
+        ByteMutator(tokens: mutationTokens).mutate(input, &random)
     }
 
     /// The decoder's contract on any bytes: it throws a `DiscoveryError` or returns a message

@@ -1,3 +1,5 @@
+import AtelierRecords
+import AtelierTestSupport
 import XCTest
 @testable import AtelierTransfer
 
@@ -9,7 +11,7 @@ final class DNSParserFuzzTests: XCTestCase {
     static let seed: UInt64 = 0xD45_5D_2026
 
     func testRandomMessagesRoundTrip() throws {
-        var random = DNSFuzzRandom(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         for n in 0..<3000 {
             let message = DNSFuzz.message(&random)
             let decoded = try DNSMessage(bytes: message.encoded())
@@ -18,7 +20,7 @@ final class DNSParserFuzzTests: XCTestCase {
     }
 
     func testDamagedMessagesAreRefusedOrRoundTrip() {
-        var random = DNSFuzzRandom(seed: Self.seed &+ 1)
+        var random = SplitMix64(seed: Self.seed &+ 1)
         var refused = 0
         var kinds: Set<String> = []
         let seeds = [DNSMessageTests.zeroconfResponse, DNSMessageTests.zeroconfQuery]
@@ -38,11 +40,11 @@ final class DNSParserFuzzTests: XCTestCase {
     }
 
     func testRandomBytesNeverTrap() {
-        var random = DNSFuzzRandom(seed: Self.seed &+ 2)
+        var random = SplitMix64(seed: Self.seed &+ 2)
         for n in 0..<20000 {
             // Random headers with small counts, so that record parsing is reached.
             var bytes: [UInt8] = [0, 0, 0x84, 0, 0, UInt8(random.below(3)), 0, UInt8(random.below(4)), 0, UInt8(random.below(2)), 0, UInt8(random.below(3))]
-            bytes += (0..<random.below(120)).map { _ in random.chance(20) ? random.pick([0xC0, 0x0C, 0x00, 0x01, 0x21, 0x10, 0x03]) : UInt8(truncatingIfNeeded: random.next()) }
+            bytes += (0..<random.below(120)).map { _ in random.chance(percent: 20) ? random.pick([0xC0, 0x0C, 0x00, 0x01, 0x21, 0x10, 0x03]) : UInt8(truncatingIfNeeded: random.next()) }
             if let breach = DNSFuzz.check(bytes) { return XCTFail("seed \(Self.seed &+ 2), case \(n): \(breach); bytes \(bytes)") }
         }
     }

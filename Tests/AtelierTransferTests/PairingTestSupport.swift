@@ -1,27 +1,7 @@
 import Foundation
 
-// Helpers shared by the AtelierTransfer tests (test targets cannot share files: FuzzRandom is
-// the SplitMix64 of AtelierFormatsTests' CSVFuzzSupport.swift, copied).
-
-/// SplitMix64: seedable, so a failure names a seed and a case that reproduce it.
-struct FuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
-}
+// Helpers shared by the AtelierTransfer tests (the seeded generator and its draws are
+// AtelierRecords' SplitMix64 and AtelierTestSupport's).
 
 /// Bytes from hex, ignoring spaces and newlines (test vectors are pasted as the draft prints them).
 func hex(_ text: String) -> [UInt8] {

@@ -50,7 +50,8 @@ def resample_weights(start, end, count, limit):
 
     Shrinking averages the source pixels each output covers, by overlap (exact area averaging);
     enlarging interpolates linearly between pixel centres. Sources outside [0, limit) repeat the
-    edge pixel. CareCrop.swift computes the same weights.
+    edge pixel. AtelierImaging's Resize+Region.swift (`Image.resampled`, which CareCrop.swift cuts
+    with) computes the same weights.
     """
     weights = np.zeros((count, limit), np.float64)
     scale = (end - start) / count

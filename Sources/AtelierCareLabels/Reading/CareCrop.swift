@@ -7,74 +7,18 @@ enum CareCrop {
     /// The classifier looks at the symbol's box squared and widened by this factor.
     static let margin = 1.25
 
-    /// A region of an image, in pixels, possibly reaching outside it.
-    struct Region: Equatable {
-        var x0, y0, x1, y1: Double
-    }
-
     /// The square region around a symbol box that the classifier is shown.
-    static func square(around box: SymbolBox, scale: Double = 1) -> Region {
+    static func square(around box: SymbolBox, scale: Double = 1) -> PixelRegion {
         let side = max(box.width, box.height) * margin * scale
         let cx = box.x + box.width / 2, cy = box.y + box.height / 2
-        return Region(x0: cx - side / 2, y0: cy - side / 2, x1: cx + side / 2, y1: cy + side / 2)
+        return PixelRegion(x0: cx - side / 2, y0: cy - side / 2, x1: cx + side / 2, y1: cy + side / 2)
     }
 
-    /// Sparse weights mapping source pixels to `count` outputs spanning [start, end): the mean of
-    /// the covered pixels (by overlap) when shrinking, linear interpolation when enlarging; pixels
-    /// outside [0, limit) repeat the edge.
-    static func weights(from start: Double, to end: Double, count: Int, limit: Int) -> [[(index: Int, weight: Double)]] {
-        let scale = (end - start) / Double(count)
-        func clamp(_ j: Int) -> Int { min(max(j, 0), limit - 1) }
-        return (0 ..< count).map { i in
-            let a = start + Double(i) * scale, b = a + scale
-            var taps: [(index: Int, weight: Double)] = []
-            func add(_ j: Int, _ w: Double) {
-                if let k = taps.firstIndex(where: { $0.index == j }) { taps[k].weight += w } else { taps.append((j, w)) }
-            }
-            if scale >= 1 {
-                var j = Int(a.rounded(.down))
-                while Double(j) < b {
-                    let overlap = min(b, Double(j + 1)) - max(a, Double(j))
-                    if overlap > 0 { add(clamp(j), overlap / scale) }
-                    j += 1
-                }
-            } else {
-                let c = (a + b) / 2 - 0.5
-                let j = Int(c.rounded(.down))
-                let t = c - Double(j)
-                add(clamp(j), 1 - t)
-                add(clamp(j + 1), t)
-            }
-            return taps
-        }
-    }
-
-    /// `region` of a one-channel image resampled to `width`×`height`, rounded to bytes.
-    static func resample(_ grey: Image, _ region: Region, width: Int, height: Int) -> [UInt8] {
+    /// `region` of a one-channel image as the networks see it: resampled to `width`×`height` by
+    /// area, as `resample_weights` does (`Image.resampled(_:width:height:)`, which gives its bytes).
+    static func resample(_ grey: Image, _ region: PixelRegion, width: Int, height: Int) -> [UInt8] {
         precondition(grey.channels == 1)
-        let rows = weights(from: region.y0, to: region.y1, count: height, limit: grey.height)
-        let columns = weights(from: region.x0, to: region.x1, count: width, limit: grey.width)
-        var out = [UInt8](repeating: 0, count: width * height)
-        // Rows first, into one intermediate row per output row, then columns; only the source
-        // columns some output column reads are summed (a crop is a small part of a photo).
-        let used = columns.flatMap { $0.map(\.index) }
-        let first = used.min() ?? 0, last = used.max() ?? 0
-        var row = [Double](repeating: 0, count: grey.width)
-        grey.pixels.withUnsafeBufferPointer { src in
-            for (oy, taps) in rows.enumerated() {
-                for x in first ... last { row[x] = 0 }
-                for tap in taps {
-                    let base = tap.index * grey.width
-                    for x in first ... last { row[x] += tap.weight * Double(src[base + x]) }
-                }
-                for (ox, taps) in columns.enumerated() {
-                    var sum = 0.0
-                    for tap in taps { sum += tap.weight * row[tap.index] }
-                    out[oy * width + ox] = UInt8(min(255, max(0, (sum + 0.5).rounded(.down))))
-                }
-            }
-        }
-        return out
+        return grey.resampled(region, width: width, height: height).pixels
     }
 
     /// The 2nd and 98th (or other) percentiles of bytes, from their histogram, as numpy's

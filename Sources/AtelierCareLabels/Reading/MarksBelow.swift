@@ -30,8 +30,8 @@ enum MarksBelow {
         let rows = Int((Double(rowsPerHeight) * depth).rounded())
         let widthInRows = Double(rowsPerHeight) * box.width / box.height * (1 + 2 * margin)
         let columns = min(4 * rowsPerHeight, max(12, Int(widthInRows.rounded())))
-        let region = CareCrop.Region(x0: box.x - margin * box.width, y0: box.y,
-                                     x1: box.x + (1 + margin) * box.width, y1: box.y + depth * box.height)
+        let region = PixelRegion(x0: box.x - margin * box.width, y0: box.y,
+                                 x1: box.x + (1 + margin) * box.width, y1: box.y + depth * box.height)
         // Levelled as the classifier's crop: background light, ink dark, whatever the polarity.
         let level = CareCrop.normalizedCrop(CareCrop.resample(grey, region, width: columns, height: rows))
         let column = { (share: Double) in Int((share / (1 + 2 * margin) * Double(columns)).rounded()) }

@@ -40,7 +40,7 @@ struct SymbolDetector {
             let factor = Double(side) / Double(max(grey.width, grey.height))
             let width = max(1, Int((Double(grey.width) * factor).rounded()))
             let height = max(1, Int((Double(grey.height) * factor).rounded()))
-            let pixels = CareCrop.resample(grey, CareCrop.Region(x0: 0, y0: 0, x1: Double(grey.width), y1: Double(grey.height)),
+            let pixels = CareCrop.resample(grey, PixelRegion(x0: 0, y0: 0, x1: Double(grey.width), y1: Double(grey.height)),
                                            width: width, height: height)
             let input = Tensor(channels: 1, height: height, width: width, values: CareCrop.normalizedImage(pixels))
             found += decode(network.run(input), factor: Double(width) / Double(grey.width))
