@@ -66,6 +66,9 @@ public struct MeshCheckpoint: Sendable {
         self.densePoints = densePoints
         self.surface = surface
     }
+
+    /// The dense stage's part, to resume multi-view stereo from.
+    public var dense: DenseCheckpoint { DenseCheckpoint(images: images, depthMaps: depthMaps, densePoints: densePoints) }
 }
 
 /// Dense stereo, surface, simplification, texture, and the upright frame: part 2 of the
@@ -106,7 +109,7 @@ public struct MeshReconstructor: Sendable {
             memory.stereoSide = denseOptions.workingSide
             denseOptions.automaticMasks = options.objectMasking
             denseOptions.threads = options.threads
-            let dense = DenseReconstructor(options: denseOptions).reconstruct(sparse, resume: checkpoint) { fraction, detail in
+            let dense = DenseReconstructor(options: denseOptions).reconstruct(sparse.model, sources: sparse.used, resume: checkpoint?.dense) { fraction, detail in
                 progress(ReconstructionProgress(stage: .pointCloudGeneration, fraction: fraction, detail: detail))
             }
             skipped = dense.skipped
