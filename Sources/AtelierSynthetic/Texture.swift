@@ -94,24 +94,25 @@ struct TextureSampler: @unchecked Sendable {
         return colour + (bilinear(level: low + 1, u, v) - colour) * t
     }
 
+    /// Bilinear at (u, v) within mip level `index`, edges clamped (AtelierImaging's `BilinearSampler`).
     @inline(__always)
     func bilinear(level index: Int, _ u: Float, _ v: Float) -> SIMD3<Float> {
         let level = levels[index]
-        let x = u * Float(level.width) - 0.5, y = v * Float(level.height) - 0.5
-        let fx = x.rounded(.down), fy = y.rounded(.down)
-        let tx = x - fx, ty = y - fy
-        let maxX = level.width - 1, maxY = level.height - 1
-        let x0 = min(max(Int(fx), 0), maxX), x1 = min(max(Int(fx) + 1, 0), maxX)
-        let y0 = min(max(Int(fy), 0), maxY), y1 = min(max(Int(fy) + 1, 0), maxY)
-        let row0 = texels + level.offset + y0 * level.width, row1 = texels + level.offset + y1 * level.width
-        let a = linear(row0[x0]), b = linear(row0[x1]), c = linear(row1[x0]), d = linear(row1[x1])
-        let top = a + (b - a) * tx, bottom = c + (d - c) * tx
-        return top + (bottom - top) * ty
+        let grid = PackedLevelTexels(texels: texels + level.offset, width: level.width, height: level.height)
+        return BilinearSampler(grid).sample(x: u * Float(level.width) - 0.5, y: v * Float(level.height) - 0.5)
     }
+}
+
+/// One mip level of a `Texture` as a grid for `BilinearSampler`: texels packed as
+/// `r | g << 8 | b << 16` (sRGB codes), read as linear light.
+struct PackedLevelTexels: TexelGrid {
+    let texels: UnsafePointer<UInt32>
+    let width: Int
+    let height: Int
 
     @inline(__always)
-    private func linear(_ texel: UInt32) -> SIMD3<Float> {
-        let table = ColourSpace.linearFromCode
+    func texel(at index: Int) -> SIMD3<Float> {
+        let texel = texels[index], table = ColourSpace.linearFromCode
         return SIMD3(table[Int(texel & 0xFF)], table[Int(texel >> 8 & 0xFF)], table[Int(texel >> 16 & 0xFF)])
     }
 }

@@ -13,26 +13,41 @@ public enum USDAWriter {
     /// relative to the layer. Throws `MeshFormatError.inconsistentMesh` for an inconsistent mesh.
     public static func usda(for mesh: TexturedMesh, texturePath: String = packagedTexturePath) throws(MeshFormatError) -> String {
         if let why = mesh.inconsistency { throw .inconsistentMesh(why) }
-        let root = "/" + primName(mesh.name)
-        let material = root + "/Materials/Material"
+        let material = "/" + primName(mesh.name) + "/Materials/Material"
         // A texture needs coordinates to be sampled with; without them it is left out.
         let textured = mesh.texturePNG != nil && !mesh.textureCoordinates.isEmpty
-        let bounds = mesh.bounds
-
         var out = ""
         out.reserveCapacity(64 * (mesh.positions.count + mesh.triangles.count) + 4096)
-        out += """
+        out += layerHeader(primName(mesh.name))
+        appendMesh(mesh, material: material, to: &out)
+        appendMaterials(material: material, texturePath: textured ? texturePath : nil, to: &out)
+        out += "}\n"
+        return out
+    }
+
+    /// The layer's metadata (default prim, metres, +Y up) and the opening of its `Xform`.
+    static func layerHeader(_ prim: String) -> String {
+        """
         #usda 1.0
         (
-            defaultPrim = "\(primName(mesh.name))"
+            defaultPrim = "\(prim)"
             metersPerUnit = 1
             upAxis = "Y"
         )
 
-        def Xform "\(primName(mesh.name))" (
+        def Xform "\(prim)" (
             kind = "component"
         )
         {
+
+        """
+    }
+
+    /// The `Mesh` prim: extent, triangles, its material binding, vertex normals and positions,
+    /// and texture coordinates when it has them.
+    static func appendMesh(_ mesh: TexturedMesh, material: String, to out: inout String) {
+        let bounds = mesh.bounds
+        out += """
             def Mesh "Mesh" (
                 prepend apiSchemas = ["MaterialBindingAPI"]
             )
@@ -61,6 +76,14 @@ public enum USDAWriter {
                 uniform token subdivisionScheme = "none"
             }
 
+        """
+    }
+
+    /// The `Materials` scope: a `UsdPreviewSurface` whose diffuse colour reads `texturePath`
+    /// through a `UsdUVTexture` and the `st` primvar, or is plain grey when there is no texture.
+    static func appendMaterials(material: String, texturePath: String?, to out: inout String) {
+        out += """
+
             def Scope "Materials"
             {
                 def Material "Material"
@@ -72,7 +95,7 @@ public enum USDAWriter {
                         uniform token info:id = "UsdPreviewSurface"
 
         """
-        if textured {
+        if texturePath != nil {
             out += "                color3f inputs:diffuseColor.connect = <\(material)/DiffuseTexture.outputs:rgb>\n"
         } else {
             out += "                color3f inputs:diffuseColor = (0.5, 0.5, 0.5)\n"
@@ -84,7 +107,7 @@ public enum USDAWriter {
                     }
 
         """
-        if textured {
+        if let texturePath {
             out += "\n" + """
                         def Shader "DiffuseTexture"
                         {
@@ -106,8 +129,7 @@ public enum USDAWriter {
 
             """
         }
-        out += "        }\n    }\n}\n"
-        return out
+        out += "        }\n    }\n"
     }
 
     /// `name` as a valid USD prim identifier (`[A-Za-z_][A-Za-z0-9_]*`): other characters become

@@ -48,9 +48,26 @@ struct BundleAdjustmentLayout: Sendable {
         for (image, camera) in problem.imageCamera.enumerated() where !(0 ..< problem.cameras.count).contains(camera) {
             return .failure(.init("image \(image) uses camera \(camera) of \(problem.cameras.count)"))
         }
+        let (sorted, pointEnds): ([Int32], [Int32])
+        switch activeObservationsByPoint(problem) {
+        case .success(let found): (sorted, pointEnds) = found
+        case .failure(let error): return .failure(error)
+        }
         var layout = BundleAdjustmentLayout(cameraBlock: Array(repeating: -1, count: problem.cameras.count),
                                             poseBlock: Array(repeating: -1, count: problem.poses.count))
-        // Active observations, counted per point for a stable counting sort by point.
+        layout.observation = sorted
+        let pointSlot = layout.addVariablePoints(pointEnds: pointEnds, options: options)
+        let (cameraSeen, imageSeen) = layout.describeObservations(problem, pointSlot: pointSlot)
+        layout.addBlocks(problem, options: options, cameraSeen: cameraSeen, imageSeen: imageSeen)
+        layout.indexBlockObservations()
+        return .success(layout)
+    }
+
+    /// The active observations (point in front of its camera, finite pixel), sorted by point by
+    /// a stable counting sort, and per point `p` where its observations start (`[p]`) and end
+    /// (`[p + 1]`) among them. Fails on an observation whose image or point is out of range.
+    private static func activeObservationsByPoint(_ problem: BundleAdjustmentProblem)
+        -> Result<(sorted: [Int32], pointEnds: [Int32]), BundleAdjustmentLayoutError> {
         var active: [Int32] = []
         var perPoint = [Int32](repeating: 0, count: problem.points.count + 1)
         for (index, o) in problem.observations.enumerated() {
@@ -70,45 +87,50 @@ struct BundleAdjustmentLayout: Sendable {
             sorted[Int(next[point])] = index
             next[point] += 1
         }
-        layout.observation = sorted
+        return .success((sorted, perPoint))
+    }
 
-        // Variable points: observed, and not held.
-        var pointSlot = [Int32](repeating: -1, count: problem.points.count)
-        for p in 0 ..< problem.points.count where perPoint[p + 1] > perPoint[p] && !options.constantPoints.contains(p) {
-            pointSlot[p] = Int32(layout.variablePoints.count)
-            layout.variablePoints.append(Int32(p))
-            layout.pointObservationStart.append(perPoint[p])
-            layout.pointObservationEnd.append(perPoint[p + 1])
+    /// Variable points: observed, and not held. Returns each point's slot among them (−1 if constant).
+    private mutating func addVariablePoints(pointEnds: [Int32], options: BundleAdjustmentOptions) -> [Int32] {
+        let pointCount = pointEnds.count - 1
+        var pointSlot = [Int32](repeating: -1, count: pointCount)
+        for p in 0 ..< pointCount where pointEnds[p + 1] > pointEnds[p] && !options.constantPoints.contains(p) {
+            pointSlot[p] = Int32(variablePoints.count)
+            variablePoints.append(Int32(p))
+            pointObservationStart.append(pointEnds[p])
+            pointObservationEnd.append(pointEnds[p + 1])
         }
+        return pointSlot
+    }
 
+    /// The image, camera, point and point slot of each active observation; returns which
+    /// cameras and images the active observations touch.
+    private mutating func describeObservations(_ problem: BundleAdjustmentProblem, pointSlot: [Int32]) -> (cameras: [Bool], images: [Bool]) {
         var cameraSeen = [Bool](repeating: false, count: problem.cameras.count)
         var imageSeen = [Bool](repeating: false, count: problem.poses.count)
-        for index in sorted {
+        for index in observation {
             let o = problem.observations[Int(index)]
             let image = Int(o.image)
             imageSeen[image] = true
             cameraSeen[problem.imageCamera[image]] = true
-            layout.observationImage.append(o.image)
-            layout.observationCamera.append(Int32(problem.imageCamera[image]))
-            layout.observationPoint.append(o.point)
-            layout.observationPointSlot.append(pointSlot[Int(o.point)])
+            observationImage.append(o.image)
+            observationCamera.append(Int32(problem.imageCamera[image]))
+            observationPoint.append(o.point)
+            observationPointSlot.append(pointSlot[Int(o.point)])
         }
+        return (cameraSeen, imageSeen)
+    }
 
-        // Blocks: refined intrinsics of each camera, then each image's pose.
+    /// Blocks: the refined intrinsics of each variable camera an observation touches, then the
+    /// pose of each such variable image (less the held translation component, if any).
+    private mutating func addBlocks(_ problem: BundleAdjustmentProblem, options: BundleAdjustmentOptions, cameraSeen: [Bool], imageSeen: [Bool]) {
         var intrinsics: [Int32] = []
         if options.refineFocalLength { intrinsics.append(0) }
         if options.refinePrincipalPoint { intrinsics += [1, 2] }
         if options.refineDistortion { intrinsics += options.refineSecondDistortionCoefficient ? [3, 4] : [3] }
-        func block(_ parameters: [Int32]) -> Int32 {
-            var map = SIMD8<Int32>(repeating: 0)
-            for (k, p) in parameters.enumerated() { map[k] = p }
-            layout.blocks.append(Block(start: layout.columnCount, count: parameters.count, parameter: map))
-            layout.columnCount += parameters.count
-            return Int32(layout.blocks.count - 1)
-        }
         if !intrinsics.isEmpty {
             for c in 0 ..< problem.cameras.count where cameraSeen[c] && !options.constantCameras.contains(c) {
-                layout.cameraBlock[c] = block(intrinsics)
+                cameraBlock[c] = addBlock(intrinsics)
             }
         }
         for i in 0 ..< problem.poses.count where imageSeen[i] && !options.constantPoses.contains(i) {
@@ -116,24 +138,33 @@ struct BundleAdjustmentLayout: Sendable {
             if let held = options.constantTranslationComponent, held.image == i, (0 ..< 3).contains(held.axis) {
                 parameters.remove(at: 3 + held.axis)
             }
-            layout.poseBlock[i] = block(parameters)
+            poseBlock[i] = addBlock(parameters)
         }
-        layout.cameraSideStride = 6 + intrinsics.count
+        cameraSideStride = 6 + intrinsics.count
+    }
 
-        // Observations of each block, in active-observation order.
-        var members = [[Int32]](repeating: [], count: layout.blocks.count)
-        for k in 0 ..< sorted.count {
-            let poseBlock = layout.poseBlock[Int(layout.observationImage[k])]
-            let cameraBlock = layout.cameraBlock[Int(layout.observationCamera[k])]
-            if cameraBlock >= 0 { members[Int(cameraBlock)].append(Int32(k)) }
-            if poseBlock >= 0 { members[Int(poseBlock)].append(Int32(k)) }
+    /// A block of the next `parameters.count` columns; returns its index.
+    private mutating func addBlock(_ parameters: [Int32]) -> Int32 {
+        var map = SIMD8<Int32>(repeating: 0)
+        for (k, p) in parameters.enumerated() { map[k] = p }
+        blocks.append(Block(start: columnCount, count: parameters.count, parameter: map))
+        columnCount += parameters.count
+        return Int32(blocks.count - 1)
+    }
+
+    /// The observations of each block, in active-observation order (CSR).
+    private mutating func indexBlockObservations() {
+        var members = [[Int32]](repeating: [], count: blocks.count)
+        for k in 0 ..< observation.count {
+            let pose = poseBlock[Int(observationImage[k])], camera = cameraBlock[Int(observationCamera[k])]
+            if camera >= 0 { members[Int(camera)].append(Int32(k)) }
+            if pose >= 0 { members[Int(pose)].append(Int32(k)) }
         }
-        layout.blockObservationStart = [0]
+        blockObservationStart = [0]
         for list in members {
-            layout.blockObservations += list
-            layout.blockObservationStart.append(layout.blockObservations.count)
+            blockObservations += list
+            blockObservationStart.append(blockObservations.count)
         }
-        return .success(layout)
     }
 
     var activeObservationCount: Int { observation.count }

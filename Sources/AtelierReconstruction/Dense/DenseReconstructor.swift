@@ -32,6 +32,20 @@ public struct DenseReconstruction: Sendable {
     public var resumed = false
 }
 
+/// Fused depth maps and dense points that a run can start from instead of computing them
+/// (`--checkpoint`). Depth maps are in the order of the registered images, by `images`.
+public struct DenseCheckpoint: Sendable {
+    public var images: [Int]
+    public var depthMaps: [DepthMap]
+    public var densePoints: [DensePoint]
+
+    public init(images: [Int], depthMaps: [DepthMap], densePoints: [DensePoint]) {
+        self.images = images
+        self.depthMaps = depthMaps
+        self.densePoints = densePoints
+    }
+}
+
 /// Multi-view stereo over a sparse model: PatchMatch depth maps for every registered photo,
 /// then fusion into one oriented, coloured point cloud.
 public struct DenseReconstructor: Sendable {
@@ -39,17 +53,17 @@ public struct DenseReconstructor: Sendable {
 
     public init(options: DenseOptions = DenseOptions()) { self.options = options }
 
-    /// `progress` gets the fraction done (0–1) and a note.
+    /// Depth maps of the registered photos of `model`, whose image `i` was read from `sources[i]`,
+    /// fused into points. `progress` gets the fraction done (0–1) and a note.
     /// With `resume`, the photos are read again but its depth maps and points are used as they are.
-    public func reconstruct(_ sparse: SparseReconstruction, resume: MeshCheckpoint? = nil,
+    public func reconstruct(_ model: SparseModel, sources: [CaptureSource], resume: DenseCheckpoint? = nil,
                             progress: (@Sendable (Double, String) -> Void)? = nil) -> DenseReconstruction {
         let splitter = WorkSplitter(threads: options.threads)
-        let model = sparse.model
         let registered = model.registeredImages
         let options = self.options
         progress?(0, "reading photos")
         let loaded: [Result<DenseView, SkippedImage.AsError>] = splitter.map(registered.count, balanced: true) { k in
-            Self.load(image: registered[k], model: model, source: sparse.used[registered[k]], options: options)
+            Self.load(image: registered[k], model: model, source: sources[registered[k]], options: options)
         }
         var loadedViews: [DenseView] = [], skipped: [SkippedImage] = []
         for result in loaded {

@@ -24,8 +24,9 @@ public struct DenseView: Sendable {
 
     /// Resamples `photo` (RGB, any size with the camera's aspect) to `width × height` through the
     /// camera's distortion model: each output pixel is the pinhole ray's distorted position in
-    /// the photo, read bilinearly (`PhotoSampler`, as texturing reads photos). `colourOnly` leaves `grey` empty, for texturing, where a
-    /// full-size grey copy of every photo would only take memory.
+    /// the photo, read bilinearly (AtelierImaging's `BilinearSampler`, as texturing reads photos).
+    /// `colourOnly` leaves `grey` empty, for texturing, where a full-size grey copy of every photo
+    /// would only take memory.
     public init(image: Int, name: String, camera: CameraIntrinsics, pose: CameraPose, photo: Image,
                 mask: FeatureMask?, width: Int, height: Int, colourOnly: Bool = false) {
         let scale = Double(width) / Double(camera.width)
@@ -38,12 +39,12 @@ public struct DenseView: Sendable {
         var allowed = [Bool](repeating: true, count: mask == nil ? 0 : width * height)
         let rgb = photo.channels == 3 ? photo : photo.rgb()
         rgb.pixels.withUnsafeBufferPointer { pixels in
-            let sampler = PhotoSampler(pixels: pixels, width: rgb.width, height: rgb.height)
+            let sampler = BilinearSampler(RGB8Texels(pixels, width: rgb.width, height: rgb.height))
             for y in 0 ..< height {
                 for x in 0 ..< width {
                     let normalised = pinhole.normalised(fromPixel: SIMD2(Double(x) + 0.5, Double(y) + 0.5))
                     let source = camera.pixel(fromNormalised: normalised)
-                    let sample = sampler.colour(at: SIMD2<Float>(source * toPhoto))
+                    let sample = sampler.sample(pixel: SIMD2<Float>(source * toPhoto))
                     let o = y * width + x
                     colour[3 * o] = UInt8(sample.x.rounded())
                     colour[3 * o + 1] = UInt8(sample.y.rounded())

@@ -1,3 +1,4 @@
+import AtelierImaging
 import Foundation
 /// The photometric cost of a plane hypothesis at one reference pixel: 1 − NCC between the
 /// reference window and each source view's window warped through the plane's homography, with
@@ -72,16 +73,12 @@ struct WindowScorer {
         costs = [Float](repeating: 2, count: sources.count)
     }
 
-    /// Grey level at a continuous position (integer coordinates at pixel centres), clamped at the border.
+    /// Grey level at a continuous position (integer coordinates at pixel centres), clamped to
+    /// just inside the border, so all four texels of the bilinear read are on the image.
     @inline(__always)
     private static func sample(_ grey: UnsafeBufferPointer<Float>, _ w: Int, _ h: Int, _ u: Float, _ v: Float) -> Float {
         let x = min(max(u, 0), Float(w - 1) - 0.001), y = min(max(v, 0), Float(h - 1) - 0.001)
-        let x0 = Int(x), y0 = Int(y)
-        let fx = x - Float(x0), fy = y - Float(y0)
-        let o = y0 * w + x0
-        let top = grey[o] + (grey[o + 1] - grey[o]) * fx
-        let bottom = grey[o + w] + (grey[o + w + 1] - grey[o + w]) * fx
-        return top + (bottom - top) * fy
+        return BilinearSampler(FloatTexels(grey, width: w, height: h)).sampleInside(x: x, y: y)
     }
 
     private mutating func prepare(_ x: Int, _ y: Int) {
@@ -160,8 +157,8 @@ struct WindowScorer {
             let inside = u0 - reachU >= 0 && v0 - reachV >= 0 && u0 + reachU < Float(size.width - 1) && v0 + reachV < Float(size.height - 1)
             var sum4 = SIMD4<Float>(), sum24 = SIMD4<Float>(), cross4 = SIMD4<Float>()
             sourceGreys[s].withUnsafeBufferPointer { grey in
-                let w = size.width
-                let highU = SIMD4<Float>(repeating: Float(w - 1) - 0.001), highV = SIMD4<Float>(repeating: Float(size.height - 1) - 0.001)
+                let sampler = BilinearSampler(FloatTexels(grey, width: size.width, height: size.height))
+                let highU = SIMD4<Float>(repeating: Float(size.width - 1) - 0.001), highV = SIMD4<Float>(repeating: Float(size.height - 1) - 0.001)
                 for g in offsetX4.indices {
                     let ox = offsetX4[g], oy = offsetY4[g]
                     var u = u0 + ox * dudx + oy * dudy, v = v0 + ox * dvdx + oy * dvdy
@@ -169,18 +166,7 @@ struct WindowScorer {
                         u = u.clamped(lowerBound: .zero, upperBound: highU)
                         v = v.clamped(lowerBound: .zero, upperBound: highV)
                     }
-                    // Truncation is flooring here: the positions are not negative.
-                    let k0 = Int(v[0]) * w + Int(u[0]), k1 = Int(v[1]) * w + Int(u[1])
-                    let k2 = Int(v[2]) * w + Int(u[2]), k3 = Int(v[3]) * w + Int(u[3])
-                    assert(min(k0, k1, k2, k3) >= 0 && max(k0, k1, k2, k3) + w + 1 < grey.count, "a window sample outside the image")
-                    let fx = u - SIMD4(Float(Int(u[0])), Float(Int(u[1])), Float(Int(u[2])), Float(Int(u[3])))
-                    let fy = v - SIMD4(Float(Int(v[0])), Float(Int(v[1])), Float(Int(v[2])), Float(Int(v[3])))
-                    let a = SIMD4(grey[k0], grey[k1], grey[k2], grey[k3])
-                    let b = SIMD4(grey[k0 + 1], grey[k1 + 1], grey[k2 + 1], grey[k3 + 1])
-                    let c = SIMD4(grey[k0 + w], grey[k1 + w], grey[k2 + w], grey[k3 + w])
-                    let d = SIMD4(grey[k0 + w + 1], grey[k1 + w + 1], grey[k2 + w + 1], grey[k3 + w + 1])
-                    let top = a + (b - a) * fx, bottom = c + (d - c) * fx
-                    let value = top + (bottom - top) * fy
+                    let value = sampler.sampleInside(x: u, y: v)
                     let weight = weights4[g]
                     sum4 += weight * value
                     sum24 += weight * value * value

@@ -37,34 +37,71 @@ enum SIFTDescriptor {
     /// bins of a padded histogram without bounds tests.
     static func compute(x: Float, y: Float, sigma: Float, orientation: Float, plane: FloatPlane,
                         workspace: WindowWorkspace, into out: UnsafeMutablePointer<Float>) -> Bool {
-        let d = spatialBins, n = orientationBins
-        let binSide = binSideInSigmas * sigma
-        let radius = max(1, Int((binSide * Float(2).squareRoot() * Float(d + 1) * 0.5).rounded()))
-        let cx = Int(x.rounded()), cy = Int(y.rounded())
-        let x0 = max(1, cx - radius), x1 = min(plane.width - 2, cx + radius)
-        let y0 = max(1, cy - radius), y1 = min(plane.height - 2, cy + radius)
-        guard x0 <= x1, y0 <= y1 else { return false }
-        workspace.reserve((x1 - x0 + 1) * (y1 - y0 + 1))
-        let cosine = cos(orientation) / binSide, sine = sin(orientation) / binSide
-        // Gaussian of σ = d/2 bins, in samples: separable, so one exp per row and per column.
-        let windowSigma = 0.5 * Float(d) * binSide
-        let falloff = -1 / (2 * windowSigma * windowSigma)
-        let centre = 0.5 * Float(d) - 0.5
+        guard let window = Window(x: x, y: y, sigma: sigma, orientation: orientation, plane: plane) else { return false }
+        workspace.reserve(window.sampleCapacity)
+        let count = gatherSamples(window, plane: plane, workspace: workspace)
+        weighGradients(count: count, orientation: orientation, workspace: workspace)
+        accumulateHistogram(count: count, workspace: workspace)
+        foldHistogram(workspace.histogram, into: out)
+        return normalise(out)
+    }
 
-        // 1. Gather the samples that fall inside the rotated 4 × 4 grid (bin centres 0 … 3).
+    /// The samples a keypoint's descriptor reads: the square of pixels within reach of its
+    /// rotated 4 × 4 grid, clipped one pixel inside the plane (central differences need a
+    /// neighbour on each side), and the rotation and Gaussian that map and weigh them.
+    struct Window {
+        let x: Float, y: Float
+        let x0: Int, x1: Int, y0: Int, y1: Int
+        /// Rotation into the keypoint's frame, scaled to bins.
+        let cosine: Float, sine: Float
+        /// The Gaussian of σ = d/2 bins, as the factor of the squared distance in samples.
+        let falloff: Float
+        /// Bin coordinate of the keypoint (the grid's middle, bin centres at 0 … 3).
+        let centre: Float
+
+        /// Nil when the window misses the plane.
+        init?(x: Float, y: Float, sigma: Float, orientation: Float, plane: FloatPlane) {
+            let d = spatialBins
+            let binSide = binSideInSigmas * sigma
+            let radius = max(1, Int((binSide * Float(2).squareRoot() * Float(d + 1) * 0.5).rounded()))
+            let cx = Int(x.rounded()), cy = Int(y.rounded())
+            x0 = max(1, cx - radius)
+            x1 = min(plane.width - 2, cx + radius)
+            y0 = max(1, cy - radius)
+            y1 = min(plane.height - 2, cy + radius)
+            guard x0 <= x1, y0 <= y1 else { return nil }
+            self.x = x
+            self.y = y
+            cosine = cos(orientation) / binSide
+            sine = sin(orientation) / binSide
+            // Gaussian of σ = d/2 bins, in samples: separable, so one exp per row and per column.
+            let windowSigma = 0.5 * Float(d) * binSide
+            falloff = -1 / (2 * windowSigma * windowSigma)
+            centre = 0.5 * Float(d) - 0.5
+        }
+
+        var sampleCapacity: Int { (x1 - x0 + 1) * (y1 - y0 + 1) }
+    }
+
+    /// Pass 1: the samples that fall inside the rotated 4 × 4 grid (bin centres 0 … 3), with
+    /// their bin coordinates, gradient and Gaussian weight, into `workspace`; returns how many.
+    private static func gatherSamples(_ window: Window, plane: FloatPlane, workspace: WindowWorkspace) -> Int {
+        let d = spatialBins
+        let x = window.x, y = window.y, x0 = window.x0
+        let cosine = window.cosine, sine = window.sine, falloff = window.falloff, centre = window.centre
         let rowBins = workspace.rowBins, columnBins = workspace.columnBins
         let gradientX = workspace.gradientX, gradientY = workspace.gradientY
         let weights = workspace.weights, columnWeights = workspace.columnWeights
-        for px in x0 ... x1 {
+        for px in x0 ... window.x1 {
             let dx = Float(px) - x
             columnWeights[px - x0] = exp(falloff * dx * dx)
         }
         var count = 0
-        for py in y0 ... y1 {
+        for py in window.y0 ... window.y1 {
             let dy = Float(py) - y
             let rowWeight = exp(falloff * dy * dy)
             let row = plane.row(py), above = plane.row(py - 1), below = plane.row(py + 1)
-            for px in x0 ... x1 {
+            for px in x0 ... window.x1 {
                 let dx = Float(px) - x
                 let column = (cosine * dx + sine * dy) + centre
                 let rowBin = (-sine * dx + cosine * dy) + centre
@@ -77,9 +114,14 @@ enum SIFTDescriptor {
                 count += 1
             }
         }
+        return count
+    }
 
-        // 2. Magnitudes and orientation bins relative to the keypoint, eight at a time; the
-        //    orientation bin goes into `gradientX`, the weighted magnitude into `weights`.
+    /// Pass 2: magnitudes and orientation bins relative to the keypoint, eight at a time; the
+    /// orientation bin goes into `gradientX`, the weighted magnitude into `weights`.
+    private static func weighGradients(count: Int, orientation: Float, workspace: WindowWorkspace) {
+        let n = orientationBins
+        let gradientX = workspace.gradientX, gradientY = workspace.gradientY, weights = workspace.weights
         let binsPerRadian = Float(n) / (2 * Float.pi)
         var i = 0
         while i < count {
@@ -103,13 +145,17 @@ enum SIFTDescriptor {
                 i += 1
             }
         }
+    }
 
-        // 3. Trilinear interpolation into the padded histogram: spatial cell (r + 1, c + 1) for
-        //    r, c in −1 … 4, orientation o in 0 … 8 (8 wraps to 0).
+    /// Pass 3: trilinear interpolation into the padded histogram: spatial cell (r + 1, c + 1)
+    /// for r, c in −1 … 4, orientation o in 0 … 8 (8 wraps to 0).
+    private static func accumulateHistogram(count: Int, workspace: WindowWorkspace) {
+        let rowBins = workspace.rowBins, columnBins = workspace.columnBins
+        let bins = workspace.gradientX, weights = workspace.weights
         let histogram = workspace.histogram
         histogram.initialize(repeating: 0, count: WindowWorkspace.histogramCount)
         for k in 0 ..< count {
-            let rowBin = rowBins[k], column = columnBins[k], bin = gradientX[k], weight = weights[k]
+            let rowBin = rowBins[k], column = columnBins[k], bin = bins[k], weight = weights[k]
             // Bin coordinates exceed −1, so truncation after adding 1 is the floor.
             let r = Int(rowBin + 1), c = Int(column + 1), o = Int(bin)
             let fr = rowBin + 1 - Float(r), fc = column + 1 - Float(c), fo = bin - Float(o)
@@ -125,6 +171,12 @@ enum SIFTDescriptor {
             cell[63] += w11 - w11 * fo
             cell[64] += w11 * fo
         }
+    }
+
+    /// The padded histogram's inner 4 × 4 cells into `out` in `[row][column][orientation]`
+    /// order, the wrapped ninth orientation bin added back to the first.
+    private static func foldHistogram(_ histogram: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+        let d = spatialBins, n = orientationBins
         for r in 0 ..< d {
             for c in 0 ..< d {
                 let cell = histogram + ((r + 1) * 6 + (c + 1)) * 9
@@ -133,7 +185,6 @@ enum SIFTDescriptor {
                 for o in 1 ..< n { target[o] = cell[o] }
             }
         }
-        return normalise(out)
     }
 
     /// Unit L2, clamp at 0.2, then RootSIFT (unit L1, square root). False for an empty histogram.

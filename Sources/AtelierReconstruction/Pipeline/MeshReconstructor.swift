@@ -66,6 +66,9 @@ public struct MeshCheckpoint: Sendable {
         self.densePoints = densePoints
         self.surface = surface
     }
+
+    /// The dense stage's part, to resume multi-view stereo from.
+    public var dense: DenseCheckpoint { DenseCheckpoint(images: images, depthMaps: depthMaps, densePoints: densePoints) }
 }
 
 /// Dense stereo, surface, simplification, texture, and the upright frame: part 2 of the
@@ -88,105 +91,33 @@ public struct MeshReconstructor: Sendable {
         }
         var checkpoint = resume
         var skipped: [SkippedImage] = []
-        let budget = options.memory ?? MemoryBudget.system()
-        var memory = MemoryReport(budgetBytes: budget?.bytes)
-        let threads = WorkSplitter(threads: options.threads).threads
-        let registered = sparse.model.registeredImages
-        let largest = registered.map { sparse.model.intrinsics(of: $0) }.max { $0.width * $0.height < $1.width * $1.height }
+        let sizing = Sizing(sparse, options: options)
+        var memory = MemoryReport(budgetBytes: sizing.budget?.bytes)
         if checkpoint?.surface == nil {
-            var denseOptions = DenseOptions()
-            denseOptions.workingSide = options.detail.stereoSide
-            if let budget, let largest {
-                let plan = MemoryPlan.stereo(views: registered.count, width: largest.width, height: largest.height, side: options.detail.stereoSide,
-                                             threads: threads, resident: MemoryBudget.residentBytes(), budget: budget)
-                denseOptions.workingSide = plan.photoSide
-                memory.estimatedPeakBytes = plan.estimatedBytes
-                if let notice = plan.notice { memory.notices.append(notice) }
-            }
-            memory.stereoSide = denseOptions.workingSide
-            denseOptions.automaticMasks = options.objectMasking
-            denseOptions.threads = options.threads
-            let dense = DenseReconstructor(options: denseOptions).reconstruct(sparse, resume: checkpoint) { fraction, detail in
-                progress(ReconstructionProgress(stage: .pointCloudGeneration, fraction: fraction, detail: detail))
-            }
+            let dense = pointCloud(sparse, resume: checkpoint, sizing: sizing, memory: &memory, progress: progress)
             skipped = dense.skipped
             if !dense.resumed {
                 checkpoint = MeshCheckpoint(images: dense.views.map(\.image), depthMaps: dense.depthMaps, densePoints: dense.points)
                 try save?(checkpoint!)
                 lap(.pointCloudGeneration)
             }
-            progress(ReconstructionProgress(stage: .meshGeneration, fraction: 0, detail: "fusing \(dense.points.count) points"))
-            var surfaceOptions = SurfaceOptions()
-            surfaceOptions.resolution = options.detail.volumeResolution
-            surfaceOptions.threads = options.threads
-            guard let found = SurfaceReconstructor.reconstruct(dense, options: surfaceOptions), !found.mesh.triangles.isEmpty else {
-                throw ReconstructionError.noSurface(points: dense.points.count)
-            }
-            checkpoint!.surface = found
+            checkpoint!.surface = try surface(from: dense, progress: progress)
             try save?(checkpoint!)
             lap(.meshGeneration)
         }
         let surface = checkpoint!.surface!
         progress(ReconstructionProgress(stage: .meshGeneration, fraction: 1, detail: "\(surface.mesh.triangles.count) triangles"))
-        var mesh = surface.mesh
-        if let budget = options.maxTriangles ?? options.detail.maxTriangles, mesh.triangles.count > budget {
-            progress(ReconstructionProgress(stage: .optimisation, fraction: 0, detail: "simplifying to \(budget) triangles"))
-            mesh = QuadricSimplifier.simplify(mesh, targetTriangles: budget)
-        }
-        mesh.normals = VertexNormals.compute(mesh)
-        progress(ReconstructionProgress(stage: .optimisation, fraction: 1, detail: "\(mesh.triangles.count) triangles"))
+        let optimised = optimised(surface.mesh, progress: progress)
         lap(.optimisation)
-        progress(ReconstructionProgress(stage: .textureMapping, fraction: 0, detail: "reading photos"))
-        var textureSide = options.textureSize ?? options.detail.textureSize
-        var photoSide = textureSide
-        if let budget, let largest {
-            let plan = MemoryPlan.texture(views: registered.count, width: largest.width, height: largest.height, side: textureSide, atlas: textureSide,
-                                          threads: threads, resident: MemoryBudget.residentBytes(), budget: budget)
-            (photoSide, textureSide) = (plan.photoSide, plan.atlasSide)
-            memory.estimatedPeakBytes = max(memory.estimatedPeakBytes, plan.estimatedBytes)
-            if let notice = plan.notice { memory.notices.append(notice) }
-        }
-        memory.texturePhotoSide = min(photoSide, largest.map { max($0.width, $0.height) } ?? photoSide)
-        memory.textureSize = textureSide
-        let sparseModel = sparse.model
-        let photos: [TextureView?] = WorkSplitter(threads: options.threads).map(registered.count, balanced: true) { [photoSide] k in
-            Self.textureView(registered[k], model: sparseModel, source: sparse.used[registered[k]], maxSide: photoSide)
-        }
-        var texturingOptions = TexturingOptions()
-        texturingOptions.textureSize = textureSide
-        let textured: (mesh: TexturedMesh, report: TexturingReport)
-        do throws(TexturingError) {
-            textured = try MeshTexturer.texture(mesh, views: photos.compactMap { $0 }, options: texturingOptions) { fraction in
-                progress(ReconstructionProgress(stage: .textureMapping, fraction: fraction, detail: "\(textureSide)×\(textureSide) atlas"))
-            }
-        } catch {
-            throw ReconstructionError.texturingFailed(error.description)
-        }
-        mesh = textured.mesh
+        let textured = try textured(optimised, sparse: sparse, sizing: sizing, memory: &memory, progress: progress)
         lap(.textureMapping)
-        let transform = Self.uprightFrame(mesh: mesh, up: surface.groundUp ?? surface.cameraUp,
-                                          front: registered.first.flatMap { sparseModel.images[$0].camFromWorld?.centre }, realHeight: options.realHeight)
-        mesh.positions = mesh.positions.map { SIMD3<Float>(transform.apply(SIMD3<Double>($0))) }
-        mesh.normals = mesh.normals.map { SIMD3<Float>((transform.rotation * SIMD3<Double>($0)).normalized) }
-        return MeshReconstruction(mesh: mesh, densePoints: surface.points, meshFromSparse: transform,
+        let transform = Self.uprightFrame(mesh: textured.mesh, up: surface.groundUp ?? surface.cameraUp,
+                                          front: sizing.registered.first.flatMap { sparse.model.images[$0].camFromWorld?.centre },
+                                          realHeight: options.realHeight)
+        return MeshReconstruction(mesh: Self.moved(textured.mesh, by: transform), densePoints: surface.points, meshFromSparse: transform,
                                   groundRemoved: surface.groundUp != nil, depthMaps: checkpoint!.depthMaps.count,
                                   rawTriangles: surface.mesh.triangles.count, texturing: textured.report, stageSeconds: seconds, skipped: skipped,
                                   memory: memory)
-    }
-
-    /// A photo for texturing: undistorted to a pinhole camera at up to `maxSide` pixels on the
-    /// longer side (an atlas cannot use more detail than its own side).
-    static func textureView(_ image: Int, model: SparseModel, source: CaptureSource, maxSide: Int) -> TextureView? {
-        let camera = model.intrinsics(of: image)
-        guard let pose = model.images[image].camFromWorld else { return nil }
-        let (width, height) = DenseReconstructor.workingSize(camera, side: maxSide)
-        guard let bytes = try? Array(Data(contentsOf: URL(fileURLWithPath: source.path))),
-              let decoded = try? bytes.withUnsafeBytes({ buffer throws(ImagingError) in
-                  try ImageDecoder.decode(buffer, channels: 3, minimumSide: min(width, height))
-              }) else { return nil }
-        let undistorted = DenseView(image: image, name: source.name, camera: camera, pose: pose, photo: decoded.image,
-                                    mask: nil, width: width, height: height, colourOnly: true)
-        return TextureView(intrinsics: undistorted.intrinsics, pose: undistorted.pose, image: undistorted.colour)
     }
 
     /// The similarity that stands the model up: `up` becomes +Y, the side facing `front` (the
@@ -211,6 +142,14 @@ public struct MeshReconstructor: Sendable {
         let scale = realHeight.map { height > 0 ? $0 / height : 1 } ?? 1
         let translation = -scale * SIMD3((lo.x + hi.x) / 2, lo.y, (lo.z + hi.z) / 2)
         return SimilarityTransform(scale: scale, rotation: rotation, translation: translation)
+    }
+
+    /// `mesh` moved by `transform`: positions carried, normals turned.
+    static func moved(_ mesh: TexturedMesh, by transform: SimilarityTransform) -> TexturedMesh {
+        var mesh = mesh
+        mesh.positions = mesh.positions.map { SIMD3<Float>(transform.apply(SIMD3<Double>($0))) }
+        mesh.normals = mesh.normals.map { SIMD3<Float>((transform.rotation * SIMD3<Double>($0)).normalized) }
+        return mesh
     }
 }
 

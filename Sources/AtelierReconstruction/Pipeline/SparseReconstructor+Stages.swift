@@ -2,6 +2,60 @@ import AtelierImaging
 import Foundation
 
 extension SparseReconstructor {
+    /// The photos that pre-processing found usable, in input order, with their features, and
+    /// those it left out.
+    struct Preprocessed {
+        var used: [CaptureSource] = []
+        /// Each used photo's index among the input photos.
+        var inputIndex: [Int] = []
+        var features: [Features] = []
+        var focalLengths35mm: [Double?] = []
+        /// Photos left out, with their input index (for input order once mapping adds its own).
+        var skipped: [(Int, SkippedImage)] = []
+        /// Photos whose features were kept to the silhouette found automatically.
+        var automaticallyMasked = 0
+    }
+
+    /// Pre-processing: reads every photo once, leaves out duplicates and photos with too few
+    /// features (each with its reason), and finds the features of the rest.
+    func preprocess(_ sources: [CaptureSource], progress: @Sendable (ReconstructionProgress) -> Void) -> Preprocessed {
+        var result = Preprocessed()
+        var seenHashes: [Int: [Int]] = [:]
+        for (index, source) in sources.enumerated() {
+            progress(ReconstructionProgress(stage: .preProcessing, fraction: Double(index) / Double(max(1, sources.count)), detail: source.name))
+            switch prepare(source, index: index, seen: &seenHashes, sources: sources) {
+            case .failure(let reason):
+                result.skipped.append((index, SkippedImage(name: source.name, reason: reason.text)))
+            case .success(let prepared):
+                result.used.append(source)
+                result.inputIndex.append(index)
+                result.features.append(prepared.features)
+                result.focalLengths35mm.append(prepared.focalLength35mm)
+                if prepared.autoMasked { result.automaticallyMasked += 1 }
+            }
+        }
+        progress(ReconstructionProgress(stage: .preProcessing, fraction: 1, detail: "\(result.used.count) of \(sources.count) photos usable"))
+        return result
+    }
+
+    /// One camera per image size and focal length (the EXIF 35 mm equivalent, or the default),
+    /// and the camera of each image.
+    func cameras(of features: [Features], focalLengths35mm: [Double?]) -> (cameras: [CameraIntrinsics], imageCamera: [Int]) {
+        var cameraKeys: [String: Int] = [:], cameras: [CameraIntrinsics] = [], imageCamera: [Int] = []
+        for (i, f) in features.enumerated() {
+            let f35 = focalLengths35mm[i] ?? options.defaultFocalLength35mm
+            let key = "\(f.imageWidth)x\(f.imageHeight)@\((f35 * 10).rounded())"
+            if let camera = cameraKeys[key] {
+                imageCamera.append(camera)
+            } else {
+                cameraKeys[key] = cameras.count
+                imageCamera.append(cameras.count)
+                cameras.append(CameraIntrinsics(width: f.imageWidth, height: f.imageHeight, focalLength35mm: f35))
+            }
+        }
+        return (cameras, imageCamera)
+    }
+
     struct PreparedImage {
         var features: Features
         var focalLength35mm: Double?

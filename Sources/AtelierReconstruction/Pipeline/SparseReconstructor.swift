@@ -29,41 +29,13 @@ public struct SparseReconstructor: Sendable {
         }
 
         // Pre-processing: read, drop duplicates, find features.
-        var used: [CaptureSource] = [], usedInputIndex: [Int] = [], features: [Features] = [], focal35: [Double?] = [], skipped: [(Int, SkippedImage)] = []
-        var seenHashes: [Int: [Int]] = [:]
-        var autoMaskedCount = 0
-        for (index, source) in sources.enumerated() {
-            progress(ReconstructionProgress(stage: .preProcessing, fraction: Double(index) / Double(max(1, sources.count)), detail: source.name))
-            switch prepare(source, index: index, seen: &seenHashes, sources: sources) {
-            case .failure(let reason):
-                skipped.append((index, SkippedImage(name: source.name, reason: reason.text)))
-            case .success(let prepared):
-                used.append(source)
-                usedInputIndex.append(index)
-                features.append(prepared.features)
-                focal35.append(prepared.focalLength35mm)
-                if prepared.autoMasked { autoMaskedCount += 1 }
-            }
-        }
-        progress(ReconstructionProgress(stage: .preProcessing, fraction: 1, detail: "\(used.count) of \(sources.count) photos usable"))
+        var prepared = preprocess(sources, progress: progress)
+        let used = prepared.used, features = prepared.features
         lap(.preProcessing)
         guard used.count >= 3 else {
-            throw .notEnoughImages(usable: used.count, skipped: skipped.map(\.1))
+            throw .notEnoughImages(usable: used.count, skipped: prepared.skipped.map(\.1))
         }
-
-        // Cameras: one per image size and focal length.
-        var cameraKeys: [String: Int] = [:], cameras: [CameraIntrinsics] = [], imageCamera: [Int] = []
-        for (i, f) in features.enumerated() {
-            let f35 = focal35[i] ?? options.defaultFocalLength35mm
-            let key = "\(f.imageWidth)x\(f.imageHeight)@\((f35 * 10).rounded())"
-            if let camera = cameraKeys[key] {
-                imageCamera.append(camera)
-            } else {
-                cameraKeys[key] = cameras.count
-                imageCamera.append(cameras.count)
-                cameras.append(CameraIntrinsics(width: f.imageWidth, height: f.imageHeight, focalLength35mm: f35))
-            }
-        }
+        let (cameras, imageCamera) = cameras(of: features, focalLengths35mm: prepared.focalLengths35mm)
         let keypoints = features.map { $0.keypoints.map { SIMD2(Double($0.x), Double($0.y)) } }
 
         // Matching and verification.
@@ -93,16 +65,16 @@ public struct SparseReconstructor: Sendable {
         }
         var mapping = mapper.run()
         guard mapping.model.registeredImages.count >= 2 else {
-            throw .nothingRegistered(reasons: skipped.map(\.1) + mapping.unregistered.map { SkippedImage(name: used[$0.image].name, reason: $0.reason) })
+            throw .nothingRegistered(reasons: prepared.skipped.map(\.1) + mapping.unregistered.map { SkippedImage(name: used[$0.image].name, reason: $0.reason) })
         }
         PointColours.assign(to: &mapping.model, sources: used, keypoints: keypoints)
         progress(ReconstructionProgress(stage: .imageAlignment, fraction: 1, detail: "\(mapping.model.registeredImages.count)/\(used.count) registered"))
         lap(.imageAlignment)
 
         // Unregistered photos join the skipped list in input order.
-        skipped += mapping.unregistered.map { (usedInputIndex[$0.image], SkippedImage(name: used[$0.image].name, reason: $0.reason)) }
-        skipped.sort { $0.0 < $1.0 }
-        return SparseReconstruction(used: used, keypoints: keypoints, mapping: mapping, skipped: skipped.map(\.1),
-                                    verifiedPairs: verified.count, automaticallyMasked: autoMaskedCount, stageSeconds: seconds)
+        prepared.skipped += mapping.unregistered.map { (prepared.inputIndex[$0.image], SkippedImage(name: used[$0.image].name, reason: $0.reason)) }
+        prepared.skipped.sort { $0.0 < $1.0 }
+        return SparseReconstruction(used: used, keypoints: keypoints, mapping: mapping, skipped: prepared.skipped.map(\.1),
+                                    verifiedPairs: verified.count, automaticallyMasked: prepared.automaticallyMasked, stageSeconds: seconds)
     }
 }
