@@ -34,7 +34,7 @@ final class DocsAndExamplesTests: XCTestCase {
             let section = try XCTUnwrap(discussion.components(separatedBy: "EXAMPLES").last, tool)
             let examples = section.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             XCTAssertGreaterThanOrEqual(examples.count, 3, tool)
-            for example in examples {
+            for example in examples where !Self.leftOut(example) {
                 // `receiver & sender; wait` ends 0 whatever the receiver did: wait for the
                 // receiver's pipeline by name, so its failure (or a crossed pairing) counts.
                 let script = example.hasSuffix("; wait") ? example + " %1" : example
@@ -86,9 +86,17 @@ final class DocsAndExamplesTests: XCTestCase {
             let script = block.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(aq", with: "'")
                 .replacingOccurrences(of: "\\e", with: "\\")
             XCTAssertFalse(script.contains("\\("), "an escape this test does not know: \(script)")
+            if Self.leftOut(script) { continue }
             let result = try sh.run("set -e\n" + script)
             XCTAssertEqual(result.status, 0, "\(script)\n\(result.err)")
         }
+    }
+
+    /// With ATELIER_SKIP_TRANSFER=1, examples that start atl-send or atl-recv are left out: they
+    /// advertise and browse over multicast DNS and listen on fixed ports, which collide with
+    /// other runs on a shared machine. CI does not set it, so there they run.
+    static func leftOut(_ example: String) -> Bool {
+        ProcessInfo.processInfo.environment["ATELIER_SKIP_TRANSFER"] == "1" && (example.contains("atl-send") || example.contains("atl-recv"))
     }
 
     /// Every example runs and prints what `examples/expected/NAME.out` says (the sample
