@@ -74,11 +74,8 @@ extension RecordSchema {
         }
 
         func word(in vocabulary: Vocabulary) throws(FieldError) -> String {
-            do {
-                return try vocabulary.canonical(try string())
-            } catch {
-                throw failure(error.message)
-            }
+            let word = try string()
+            do { return try vocabulary.canonical(word) } catch { throw failure(error.message) }
         }
 
         /// Each a word of the vocabulary, in its canonical spelling, once.

@@ -29,7 +29,8 @@ final class RecordSchemaNormalizeTests: XCTestCase {
         (.instant, #""noon""#, #"error: field "f" must be a time like 2026-11-21T10:15:00Z, got "noon""#),
         (.word(Domain.season), #""Fall""#, #""autumn""#),
         (.word(Domain.season), #""wintr""#, #"error: field "f": unknown season "wintr"; did you mean "winter"?"#),
-        (.word(Domain.season), "7", #"error: field "f": field "f" must be a string, got 7"#),
+        // Regression: this said `field "f": field "f" must be a string, got 7`.
+        (.word(Domain.season), "7", #"error: field "f" must be a string, got 7"#),
         (.words(Domain.season), #"["winter","Winter","fall"]"#, #"["winter","autumn"]"#),
         (.words(Domain.season), #""winter""#, #"error: field "f" must be a list, got "winter""#),
         (.words(Domain.season), "[1]", #"error: field "f" must be a list of strings, got 1 in it"#),
