@@ -47,37 +47,59 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
         return Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/backup.atelier")))
     }
 
+    /// Each damaged archive is either refused as a whole with a `BackupArchive.Failure`, or
+    /// opens; then each of its members either extracts to exactly the bytes that were archived,
+    /// or is refused with a `BackupArchive.Failure` that names it. Nothing else is allowed
+    /// (another error, a refusal naming another member, different bytes), and each of the four
+    /// outcomes must occur.
     func testDamagedArchivesAreRefusedWithoutACrash() throws {
         let dir = NSTemporaryDirectory() + "backup-fuzz-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let original = try makeArchive(in: dir)
+        let archived = ["tables/garment.ndjson": try Data(contentsOf: URL(fileURLWithPath: dir + "/garment.ndjson")),
+                        "images/ab/cdef.jpg": try Data(contentsOf: URL(fileURLWithPath: dir + "/image.jpg"))]
         let reader = try BackupArchive.Reader(path: dir + "/backup.atelier")
         XCTAssertEqual(reader.members, ["tables/garment.ndjson", "images/ab/cdef.jpg"])
 
         var random = SplitMix64(seed: Self.seed &+ 1)
         // Lengths and counts to all ones, to zero, or just below a sign bit.
         let mutator = ByteMutator(tokens: [[0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0x7F]])
-        var opened = 0
-        var extracted = 0
+        var refused = 0, opened = 0, extracted = 0, memberRefused = 0
         let path = dir + "/damaged.atelier"
         for n in 0..<400 {
             let bytes = mutator.mutate(original, &random)
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return XCTFail("cannot write \(path)") }
-            guard let damaged = try? BackupArchive.Reader(path: path) else { continue }
+            let damaged: BackupArchive.Reader
+            do { damaged = try BackupArchive.Reader(path: path) } catch {
+                XCTAssertTrue(error is BackupArchive.Failure, "case \(n): refused with \(type(of: error)) \(error)")
+                refused += 1
+                continue
+            }
             opened += 1
+            XCTAssertTrue(Set(damaged.members).isSubset(of: archived.keys), "case \(n): \(damaged.members)")
             for member in damaged.members {
+                let out = dir + "/out-\(n)"
+                defer { unlink(out) }
                 do {
-                    try damaged.extract(member, to: dir + "/out-\(n)")
+                    try damaged.extract(member, to: out)
+                    let written = Array(FileManager.default.contents(atPath: out) ?? Data()), expected = Array(archived[member] ?? Data())
+                    XCTAssertTrue(written == expected, "case \(n): \(member) extracted other bytes (\(written.count), the first "
+                                  + "different at \(zip(written, expected).enumerated().first { $1.0 != $1.1 }?.offset ?? min(written.count, expected.count)))")
                     extracted += 1
+                } catch let failure as BackupArchive.Failure {
+                    XCTAssertTrue(failure.description.hasPrefix(member + " "), "case \(n): refusing \(member): \(failure)")
+                    memberRefused += 1
                 } catch {
-                    XCTAssertFalse("\(error)".isEmpty)
+                    XCTFail("case \(n): \(member) refused with \(type(of: error)) \(error)")
                 }
-                unlink(dir + "/out-\(n)")
             }
         }
+        XCTAssertEqual(refused + opened, 400)
+        XCTAssertGreaterThan(refused, 20, "most damage refuses the archive")
         XCTAssertGreaterThan(opened, 20, "some damage leaves the archive readable")
-        XCTAssertGreaterThan(extracted, 0)
+        XCTAssertGreaterThan(extracted, 20, "some members are untouched")
+        XCTAssertGreaterThan(memberRefused, 20, "some damage is found only when a member is read")
     }
 
     /// Hostile archives built member by member (issue 21): names from dangerous pieces

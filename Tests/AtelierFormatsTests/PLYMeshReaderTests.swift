@@ -60,14 +60,37 @@ final class PLYMeshReaderTests: XCTestCase {
         var quad = Array("ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n".utf8)
         quad += [4] + [UInt8](repeating: 0, count: 16)
         XCTAssertThrowsError(try PLYMeshReader.read(quad))
-        // Random damage to the body and header: an error or a consistent mesh, never a crash.
+        // Random damage to the body and header: never a crash, and the reader agrees with an
+        // independent reading (PLYReference) on every file: the same refusal, or the same mesh
+        // bit for bit. Both outcomes must occur, in the header and in the body.
         var random = SplitMix64(seed: 0x1234_5678)
-        for _ in 0 ..< 2000 {
+        let headerLength = bytes.count - 4 * 8 * 4 - 4 * 13
+        var outcomes: [String: Int] = [:]
+        for n in 0 ..< 2000 {
             var damaged = bytes
             for _ in 0 ... random.below(4) {
                 damaged[random.below(damaged.count)] = UInt8(truncatingIfNeeded: random.next())
             }
-            if let (mesh, _) = try? PLYMeshReader.read(damaged) { XCTAssertNil(mesh.inconsistency) }
+            let place = damaged[..<headerLength] == bytes[..<headerLength] ? "body" : "header"
+            let reference = PLYReference.read(damaged)
+            do {
+                let (mesh, texture) = try PLYMeshReader.read(damaged)
+                guard let reference else { XCTFail("case \(n): \(place) damage read, but the reference refuses it"); continue }
+                XCTAssertTrue(PLYReference.same(mesh.positions.flatMap { [$0.x, $0.y, $0.z] }, reference.mesh.positions.flatMap { [$0.x, $0.y, $0.z] }), "case \(n): positions")
+                XCTAssertTrue(PLYReference.same(mesh.normals.flatMap { [$0.x, $0.y, $0.z] }, reference.mesh.normals.flatMap { [$0.x, $0.y, $0.z] }), "case \(n): normals")
+                XCTAssertTrue(PLYReference.same(mesh.textureCoordinates.flatMap { [$0.x, $0.y] }, reference.mesh.textureCoordinates.flatMap { [$0.x, $0.y] }), "case \(n): texture coordinates")
+                XCTAssertEqual(mesh.triangles, reference.mesh.triangles, "case \(n)")
+                XCTAssertEqual(texture, reference.textureFile, "case \(n)")
+                outcomes[place + " read", default: 0] += 1
+            } catch {
+                guard case .malformed(let why) = error, !why.isEmpty else { XCTFail("case \(n): \(error)"); continue }
+                XCTAssertTrue(reference == nil, "case \(n): \(place) damage refused (\(why)), but the reference reads it")
+                outcomes[place + " refused", default: 0] += 1
+            }
+        }
+        XCTAssertEqual(outcomes.values.reduce(0, +), 2000, "every case checked")
+        for outcome in ["header read", "header refused", "body read", "body refused"] {
+            XCTAssertGreaterThan(outcomes[outcome] ?? 0, 5, "\(outcome): \(outcomes)")
         }
     }
 }

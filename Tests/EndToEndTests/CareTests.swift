@@ -130,11 +130,36 @@ final class CareTests: XCTestCase {
         XCTAssertEqual(range.status, 64)
     }
 
+    /// With the networks nowhere (the source tree's hidden by an empty tmpfs, in a mount
+    /// namespace of its own: root only, as in CI), exit 66 and one line naming the four files,
+    /// every directory searched in order, and what to do; nothing on stdout.
+    func testNetworksFoundNowhereAreNamedWithEveryPlaceSearched() throws {
+        let models = Shell.root + "/Sources/AtelierCareLabels/Models"
+        guard getuid() == 0, try sh.run("unshare -m sh -c 'mount -t tmpfs -o size=64k none \(models)'").status == 0 else {
+            throw XCTSkip("hiding the source tree's networks needs root and mount -t tmpfs in unshare -m")
+        }
+        let result = try sh.run("mkdir empty && ATELIER_MODELS=empty unshare -m sh -c 'mount -t tmpfs -o size=64k none \(models) && exec atl-classify --task care \"\(Self.label)\"'")
+        let installed = URL(fileURLWithPath: try sh.run("readlink -f \"$(command -v atl-classify)\"").out.trimmingCharacters(in: .newlines))
+            .deletingLastPathComponent().appendingPathComponent("../share/atelier/models").standardizedFileURL.path
+        XCTAssertEqual(result.status, 66, result.err)
+        XCTAssertEqual(result.err, "atl-classify: the care-symbol networks (care-detector.atlnn, care-classifier.atlnn, care-temperature.atlnn, "
+                       + "care-tumble.atlnn) are not in \(sh.dir)/empty, \(installed), \(models); set ATELIER_MODELS to their directory, or run 'make train-care'\n")
+        XCTAssertEqual(result.out, "")
+    }
+
     func testMissingOrDamagedNetworksAreReportedNotGuessed() throws {
-        try sh.run("mkdir empty damaged && cp \(Shell.root)/Sources/AtelierCareLabels/Models/*.atlnn damaged/ && truncate -s 5000 damaged/care-classifier.atlnn")
-        let missing = try sh.run("atl-classify --task care '\(Self.label)'", env: ["ATELIER_MODELS": "empty"])
-        // The search goes on past an empty ATELIER_MODELS to the models of the source tree.
-        XCTAssertEqual(missing.status, 0, missing.err)
+        try sh.run("mkdir empty partial damaged && cp \(Shell.root)/Sources/AtelierCareLabels/Models/*.atlnn damaged/ && truncate -s 5000 damaged/care-classifier.atlnn"
+                   + " && cp \(Shell.root)/Sources/AtelierCareLabels/Models/care-detector.atlnn partial/")
+        let found = try sh.run("atl-classify --task care '\(Self.label)'")
+        XCTAssertEqual(Shell.records(found).first?["symbols"].flatMap { $0 as? [[String: Any]] }?.map { $0["code"] as? String }, Self.truth.map(\.code))
+        // The search goes on past an ATELIER_MODELS without all four networks to the models of
+        // the source tree: the same reading, byte for byte, and nothing said about it.
+        for dir in ["empty", "partial"] {
+            let missing = try sh.run("atl-classify --task care '\(Self.label)'", env: ["ATELIER_MODELS": dir])
+            XCTAssertEqual(missing.status, 0, missing.err)
+            XCTAssertEqual(missing.err, "", dir)
+            XCTAssertEqual(missing.out, found.out, dir)
+        }
         let damaged = try sh.run("atl-classify --task care '\(Self.label)'", env: ["ATELIER_MODELS": "damaged"])
         XCTAssertEqual(damaged.status, 70)
         XCTAssertTrue(damaged.err.contains("care-classifier.atlnn"), damaged.err)

@@ -123,20 +123,47 @@ final class PipelineTests: XCTestCase {
         XCTAssertFalse(csv.out.contains(".tmp-"), "no temporary file left")
         let python = try sh.run(#"python3 -c "import csv,sys; rows=list(csv.DictReader(open('out.csv'))); print(len(rows), rows[0]['price.amount'])""#)
         XCTAssertEqual(python.out, "44 39.9\n")
-        let unwritable = try sh.run("mkdir -p ro && chmod 555 ro && atl-query garments | atl-export --format csv -o ro/x.csv; s=$?; ls ro | wc -l; exit $s", env: [:])
-        if getuid() != 0 {
-            XCTAssertEqual(unwritable.status, 73)
-            XCTAssertEqual(unwritable.lines.last, "0")
-        }
         let missingDir = try sh.run("atl-query garments | atl-export -o no/such/dir/x.ndjson")
         XCTAssertEqual(missingDir.status, 73)
-        XCTAssertTrue(missingDir.err.contains("cannot write no/such/dir/x.ndjson"), missingDir.err)
+        XCTAssertEqual(missingDir.err, "atl-export: cannot write no/such/dir/x.ndjson: No such file or directory\n")
+        // A path through a regular file cannot be created by anyone, root included.
+        let underFile = try sh.run("echo kept > plain && atl-query garments | atl-export -o plain/x.ndjson")
+        XCTAssertEqual(underFile.status, 73)
+        XCTAssertEqual(underFile.err, "atl-export: cannot write plain/x.ndjson: Not a directory\n")
+        XCTAssertEqual(try sh.run("cat plain").out, "kept\n")
         let full = try sh.run("atl-query garments | atl-export --format json -o /dev/full")
         XCTAssertEqual(full.status, 73, "out of space is exit 73 (FullDiskTests)")
         XCTAssertEqual(full.err, "atl-export: no space left on device writing /dev/full\n")
         XCTAssertEqual(try sh.run("stat -c %F /dev/full").out, "character special file\n", "a device is written into, never replaced")
         let json = try sh.run("atl-query outfits --expand | atl-export --format json | jq '.[0].garments[0].type'")
         XCTAssertEqual(json.out, "\"garment\"\n")
+    }
+
+    /// A directory the tool may not write into: exit 73, one line naming the path and why,
+    /// nothing on stdout, and nothing left in the directory. Root ignores permission bits, so as
+    /// root (as CI runs) the directory is a read-only bind mount instead, in a mount namespace of
+    /// its own (`unshare -m`), which root cannot write through either; where such a mount is not
+    /// allowed the test is skipped and says why.
+    func testExportIntoAReadOnlyDirectoryIs73AndLeavesNothing() throws {
+        try sh.run("atl-import --sample > /dev/null && mkdir ro && echo kept > ro/other.csv")
+        let export = "atl-query garments | atl-export --format csv -o ro/x.csv > export.out 2> export.err; echo $? > export.status"
+        let reason: String
+        if getuid() == 0 {
+            guard try sh.run("unshare -m sh -c 'mount --bind ro ro && mount -o remount,ro,bind ro'").status == 0 else {
+                throw XCTSkip("as root, a read-only directory needs a read-only bind mount, and this sandbox does not allow one in unshare -m")
+            }
+            try "mount --bind ro ro && mount -o remount,ro,bind ro || exit 90\n\(export)\n".write(toFile: sh.dir + "/read-only.sh", atomically: true, encoding: .utf8)
+            XCTAssertEqual(try sh.run("unshare -m bash read-only.sh").status, 0)
+            reason = "Read-only file system"
+        } else {
+            XCTAssertEqual(try sh.run("chmod 555 ro && { \(export); }; chmod 755 ro").status, 0)
+            reason = "Permission denied"
+        }
+        XCTAssertEqual(try sh.run("cat export.status").out, "73\n")
+        XCTAssertEqual(try sh.run("cat export.err").out, "atl-export: cannot write ro/x.csv: \(reason)\n")
+        XCTAssertEqual(try sh.run("cat export.out").out, "")
+        XCTAssertEqual(try sh.run("ls -A ro").lines, ["other.csv"], "no temporary or partial file left")
+        XCTAssertEqual(try sh.run("cat ro/other.csv").out, "kept\n")
     }
 
     func testCSVRoundTripThroughImport() throws {

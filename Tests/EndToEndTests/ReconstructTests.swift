@@ -63,6 +63,7 @@ final class ReconstructTests: XCTestCase {
         XCTAssertEqual(fields[2], "1")
         XCTAssertEqual(fields[3], "RADIAL")
         XCTAssertLessThan(try XCTUnwrap(Double(fields[4])), 1)
+        try assertReprojectionErrorsRecomputeFromTheModel(in: "m/sparse", recordedMean: error, points: points)
 
         // The coloured point cloud beside it holds the same points, for viewers.
         let cloud = try shell.run("python3 -c 'import trimesh; c = trimesh.load(\"m/sparse/points3D.ply\"); print(len(c.vertices), c.colors.shape[1])'")
@@ -231,6 +232,58 @@ final class ReconstructTests: XCTestCase {
         let files = try FileManager.default.contentsOfDirectory(atPath: shell.dir + "/m/sparse").sorted()
         XCTAssertEqual(files, ["cameras.txt", "images.txt", "points3D.ply", "points3D.txt"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shell.dir + "/m"), ["sparse"])
+    }
+
+    /// Recomputes every point's reprojection error from the written model, in numpy and by hand
+    /// (COLMAP's RADIAL model: `f, cx, cy, k1, k2`; image poses as camera-from-world quaternion
+    /// `w x y z` and translation), not trusting the ERROR column or the record: each point's
+    /// ERROR is the mean distance over its track to within 1e-6 px, the record's mean (per
+    /// observation, rounded to 3 decimals) is the recomputed one, every point is in front of
+    /// the cameras that see it, and every track element's keypoint names that point back.
+    func assertReprojectionErrorsRecomputeFromTheModel(in dir: String, recordedMean: Double, points: Int,
+                                                        file: StaticString = #filePath, line: UInt = #line) throws {
+        try """
+            import sys, numpy as np
+            def rows(name):
+                return [l.split() for l in open(f"{sys.argv[1]}/{name}").read().split("\\n")[:-1] if not l.startswith("#")]
+            cameras = {int(r[0]): (r[1], np.array(r[4:], dtype=float)) for r in rows("cameras.txt")}
+            images = {}
+            lines = rows("images.txt")
+            for head, keypoints in zip(lines[0::2], lines[1::2]):
+                w, x, y, z = np.array(head[1:5], dtype=float) / np.linalg.norm(np.array(head[1:5], dtype=float))
+                camFromWorld = np.array([[1 - 2*(y*y + z*z), 2*(x*y - w*z), 2*(x*z + w*y)],
+                                         [2*(x*y + w*z), 1 - 2*(x*x + z*z), 2*(y*z - w*x)],
+                                         [2*(x*z - w*y), 2*(y*z + w*x), 1 - 2*(x*x + y*y)]])
+                images[int(head[0])] = (camFromWorld, np.array(head[5:8], dtype=float), int(head[8]), np.array(keypoints, dtype=float).reshape(-1, 3))
+            worst, behind, unlinked, total, count = 0.0, 0, 0, 0.0, 0
+            for r in rows("points3D.txt"):
+                pointInWorld, stored, track = np.array(r[1:4], dtype=float), float(r[7]), np.array(r[8:], dtype=int).reshape(-1, 2)
+                distances = []
+                for image, keypoint in track:
+                    R, t, camera, keypoints = images[image]
+                    model, (f, cx, cy, k1, k2) = cameras[camera]
+                    assert model == "RADIAL", model
+                    pointInCam = R @ pointInWorld + t
+                    behind += pointInCam[2] <= 0
+                    unlinked += int(keypoints[keypoint, 2]) != int(r[0])
+                    u, v = pointInCam[:2] / pointInCam[2]
+                    radial = 1 + k1 * (u*u + v*v) + k2 * (u*u + v*v)**2
+                    distances.append(np.hypot(f * u * radial + cx - keypoints[keypoint, 0], f * v * radial + cy - keypoints[keypoint, 1]))
+                worst = max(worst, abs(np.mean(distances) - stored))
+                total += sum(distances)
+                count += len(distances)
+            print(len(rows("points3D.txt")), behind, unlinked, worst, total / count)
+            """.write(toFile: shell.dir + "/reprojection.py", atomically: true, encoding: .utf8)
+        let check = try shell.run("python3 reprojection.py '\(dir)'")
+        XCTAssertEqual(check.status, 0, check.err, file: file, line: line)
+        let fields = check.out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard fields.count == 5 else { return XCTFail("reprojection.py printed \(check.out)", file: file, line: line) }
+        XCTAssertEqual(Int(fields[0]), points, "points in points3D.txt", file: file, line: line)
+        XCTAssertEqual(fields[1], 0, "observations behind their camera", file: file, line: line)
+        XCTAssertEqual(fields[2], 0, "track elements whose keypoint names another point", file: file, line: line)
+        XCTAssertLessThan(fields[3], 1e-6, "largest difference between a point's ERROR and its recomputed mean, pixels", file: file, line: line)
+        XCTAssertEqual(recordedMean, fields[4], accuracy: 0.0005 + 1e-9, "the record's meanReprojectionErrorPixels", file: file, line: line)
+        XCTAssertLessThan(fields[4], 1, file: file, line: line)
     }
 
     func requirePycolmap() throws {

@@ -71,94 +71,27 @@ public struct BatchReceiver: Sendable {
         try receive(manifest!, over: connection, onEvent: onEvent)
     }
 
+    /// After the manifest: says what is already here, then takes the files' data until
+    /// END_BATCH. An error of the disk or the stream is sent to the peer as `abort` first.
     private func receive(_ manifest: Manifest, over connection: SecureConnection, onEvent: (Event) throws -> Void) throws {
         let directory = BatchDirectory(into: into, batch: manifest.batchID, overwrite: overwrite)
-        var states: [ResumeState] = []
-        let journal = directory.loadJournal()
-        do {
-            for entry in manifest.entries {
-                switch try directory.holding(relative: entry.path.string, size: Int64(entry.size), sha256Hex: entry.sha256Hex, journal: journal) {
-                case .complete: states.append(.complete)
-                case .partial(let bytes): states.append(.have(UInt64(bytes)))
-                case .none: states.append(.need)
-                }
-            }
-            let toReceive = zip(manifest.entries, states).reduce(UInt64(0)) { sum, pair in
-                sum + (pair.1.sendFrom.map { pair.0.size - min($0, pair.0.size) } ?? 0)
-            }
-            try directory.checkSpace(for: Int64(toReceive))
-            try onEvent(.accepted(batch: manifest.batchID, directory: directory.root, files: manifest.entries.count,
-                                  bytes: manifest.totalBytes, toReceive: toReceive))
-        } catch let error as BatchDirectoryError {
-            connection.abort(Self.abortReason(for: error), "\(error)")
-            throw error
-        }
-        for (index, entry) in manifest.entries.enumerated() where states[index] == .complete {
-            try onEvent(.file(ReceivedFile(batch: manifest.batchID, index: index, relativePath: entry.path.string, path: directory.finalPath(entry.path.string),
-                                           sha256Hex: entry.sha256Hex, bytes: entry.size, resumedFrom: nil)))
-        }
+        let states = try survey(manifest, in: directory, over: connection, onEvent: onEvent)
+        try reportKept(manifest, states: states, in: directory, onEvent: onEvent)
         try connection.send(.resume(states))
-
-        var done = states.map { $0 == .complete }
-        var current: (index: Int, file: PartialFile)?
-        var expectedOffset: UInt64 = 0
-        let writer = PipelinedWriter()
+        var files = IncomingFiles(manifest: manifest, directory: directory, states: states)
         // On the way out, also when the stream broke: what arrived is authentic, so it is
         // written, and the next run resumes after it.
-        defer {
-            try? writer.drain()
-            writer.stop()
-        }
-        var received: UInt64 = 0
-        func open(_ index: Int) throws -> PartialFile {
-            let entry = manifest.entries[index]
-            return try directory.openPartial(relative: entry.path.string, sha256Hex: entry.sha256Hex, offset: Int64(states[index].sendFrom ?? 0))
-        }
+        defer { files.stop() }
         do {
             while true {
                 switch try connection.receive() {
                 case .data(let entry, let offset, let bytes):
-                    let index = Int(entry)
-                    guard index < done.count, !done[index] else { throw TransferError.unexpectedMessage(expected: "data of a file still to come", got: "data of file \(entry)") }
-                    if current?.index != index {
-                        guard current == nil else { throw TransferError.unexpectedMessage(expected: "fileEnd of file \(current!.index)", got: "data of file \(entry)") }
-                        current = (index, try open(index))
-                        expectedOffset = UInt64(current!.file.written)
-                    }
-                    guard offset == expectedOffset else {
-                        throw TransferError.malformedMessage("data", reason: "file \(entry) at offset \(offset), expected \(expectedOffset)")
-                    }
-                    let size = manifest.entries[index].size
-                    guard expectedOffset <= size, UInt64(bytes.count) <= size - expectedOffset else {
-                        throw TransferError.malformedMessage("data", reason: "file \(entry) would grow to \(expectedOffset + UInt64(bytes.count)) bytes at offset \(offset), past the \(size) its manifest entry declares")
-                    }
-                    try writer.append(bytes, to: current!.file)
-                    expectedOffset += UInt64(bytes.count)
-                    received += UInt64(bytes.count)
-                    try onEvent(.received(bytes: received))
+                    try onEvent(.received(bytes: try files.write(bytes, toFile: entry, at: offset)))
                 case .fileEnd(let entry, let sha256):
-                    let index = Int(entry)
-                    guard index < done.count, !done[index], current == nil || current!.index == index else {
-                        throw TransferError.unexpectedMessage(expected: "data", got: "fileEnd of file \(entry)")
-                    }
-                    let item = manifest.entries[index]
-                    guard sha256 == item.sha256 else { throw TransferError.malformedMessage("fileEnd", reason: "file \(entry)'s sha256 differs from the manifest's") }
-                    try writer.drain()
-                    let file = try current?.file ?? open(index)
-                    current = nil
-                    guard UInt64(file.written) == item.size else {
-                        throw TransferError.malformedMessage("fileEnd", reason: "file \(entry) ended at \(file.written) bytes of \(item.size)")
-                    }
-                    try directory.publish(file, relative: item.path.string, sha256Hex: item.sha256Hex)
-                    done[index] = true
-                    try onEvent(.file(ReceivedFile(batch: manifest.batchID, index: index, relativePath: item.path.string, path: directory.finalPath(item.path.string),
-                                                   sha256Hex: item.sha256Hex, bytes: item.size, resumedFrom: states[index].sendFrom)))
+                    try onEvent(.file(try files.finish(entry, sha256: sha256)))
                     try connection.send(.fileVerified(entry: entry))
                 case .endBatch:
-                    guard current == nil, done.allSatisfy({ $0 }) else {
-                        throw TransferError.unexpectedMessage(expected: "the rest of the files", got: "endBatch")
-                    }
-                    directory.finishBatch(relativePaths: manifest.entries.map(\.path.string))
+                    try files.finishBatch()
                     try onEvent(.complete(batch: manifest.batchID, directory: directory.root, files: manifest.entries.count, bytes: manifest.totalBytes))
                     try connection.send(.batchVerified)
                     try connection.close()
@@ -175,6 +108,42 @@ public struct BatchReceiver: Sendable {
         } catch let error as TransferError {
             if case .peerAborted = error {} else { connection.abort(.protocolError, "\(error)") }
             throw error
+        }
+    }
+
+    /// What of each file is already on disk (complete, a verified prefix, or nothing), checked
+    /// against the free space for the rest; reports `accepted`. A disk error is sent to the
+    /// peer as `abort` before it is thrown.
+    private func survey(_ manifest: Manifest, in directory: BatchDirectory, over connection: SecureConnection,
+                        onEvent: (Event) throws -> Void) throws -> [ResumeState] {
+        var states: [ResumeState] = []
+        let journal = directory.loadJournal()
+        do {
+            for entry in manifest.entries {
+                switch try directory.holding(relative: entry.path.string, size: Int64(entry.size), sha256Hex: entry.sha256Hex, journal: journal) {
+                case .complete: states.append(.complete)
+                case .partial(let bytes): states.append(.have(UInt64(bytes)))
+                case .none: states.append(.need)
+                }
+            }
+            let toReceive = zip(manifest.entries, states).reduce(UInt64(0)) { sum, pair in
+                sum + (pair.1.sendFrom.map { pair.0.size - min($0, pair.0.size) } ?? 0)
+            }
+            try directory.checkSpace(for: Int64(toReceive))
+            try onEvent(.accepted(batch: manifest.batchID, directory: directory.root, files: manifest.entries.count,
+                                  bytes: manifest.totalBytes, toReceive: toReceive))
+            return states
+        } catch let error as BatchDirectoryError {
+            connection.abort(Self.abortReason(for: error), "\(error)")
+            throw error
+        }
+    }
+
+    /// Reports each file that was already complete from an earlier run (`resumedFrom` nil).
+    private func reportKept(_ manifest: Manifest, states: [ResumeState], in directory: BatchDirectory, onEvent: (Event) throws -> Void) throws {
+        for (index, entry) in manifest.entries.enumerated() where states[index] == .complete {
+            try onEvent(.file(ReceivedFile(batch: manifest.batchID, index: index, relativePath: entry.path.string, path: directory.finalPath(entry.path.string),
+                                           sha256Hex: entry.sha256Hex, bytes: entry.size, resumedFrom: nil)))
         }
     }
 
