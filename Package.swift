@@ -48,10 +48,15 @@ let package = Package(
         // CPU inference engine for the small convolutional networks that read them.
         .target(name: "AtelierCareLabels", dependencies: ["AtelierRecords", "AtelierImaging", "COpenBLAS"], exclude: ["Models"],
                 swiftSettings: [.unsafeFlags(["-O"])]),
-        // Shared command-line plumbing: output, exit codes, progress, paths, common options.
+        // Shared command-line plumbing: diagnostics and exit codes, output, progress, common
+        // options, photo paths. Depends on no domain library, so each tool links only its own.
         .target(name: "AtelierCLI", dependencies: [
-            "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", "AtelierTransfer", "AtelierCareLabels", "AtelierReconstruction",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "AtelierRecords",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The options atl-send and atl-recv share (pairing code, port, rate limit, timeouts).
+        .target(name: "AtelierTransferCLI", dependencies: [
+            "AtelierCLI", "AtelierTransfer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Pairing code, PAKE, key schedule, encrypted framing, transfer messages, DNS-SD discovery.
@@ -71,13 +76,14 @@ let package = Package(
             "AtelierSynthetic", "AtelierGeometry", "AtelierImaging", "AtelierCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "atl-import", dependencies: ["AtelierCLI"]),
-        .executableTarget(name: "atl-query", dependencies: ["AtelierCLI"]),
-        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI"]),
-        .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI"]),
-        .executableTarget(name: "atl-send", dependencies: ["AtelierCLI"]),
-        .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI"]),
-        .executableTarget(name: "atl-reconstruct", dependencies: ["AtelierCLI"]),
+        // Each tool links the libraries it uses and no others (a query does not carry OpenBLAS).
+        .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-send", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierFormats", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-reconstruct", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierGeometry", "AtelierReconstruction", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // What the test targets share (crash probes, stored zips, seeded draws, byte mutation, pipe
         // feeding); not shipped.

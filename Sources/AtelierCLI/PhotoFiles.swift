@@ -1,13 +1,14 @@
+import AtelierRecords
 import Foundation
 
 /// The photos named on a command line: files as given, directories walked recursively for
 /// `*.jpg`, `*.jpeg` and `*.png` (any case), in a stable order. Hidden files and directories
 /// are skipped inside a walk; symbolic links to files are taken (a folder of links to chosen
 /// photos is a common way to pick them), links to directories are not followed (no loops).
-enum PhotoFiles {
-    static let extensions: Set<String> = ["jpg", "jpeg", "png"]
+public enum PhotoFiles {
+    public static let extensions: Set<String> = ["jpg", "jpeg", "png"]
 
-    static func expand(_ arguments: [String]) throws -> [String] {
+    public static func expand(_ arguments: [String]) throws -> [String] {
         var out: [String] = []
         let fm = FileManager.default
         for argument in arguments {
@@ -34,5 +35,14 @@ enum PhotoFiles {
             out += found.sorted()
         }
         return out
+    }
+
+    /// A photo's bytes; its message leaves out the path, which callers put first.
+    public static func read(_ path: String) throws -> [UInt8] {
+        do throws(RegularFile.Failure) {
+            return try RegularFile.read(path)
+        } catch {
+            throw ToolFailure(error.reason, error.sysexit)
+        }
     }
 }

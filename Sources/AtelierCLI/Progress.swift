@@ -87,9 +87,9 @@ public final class ProgressReporter {
         if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    static func bytes(_ value: Double) -> String { ByteCount.describe(value) }
+    public static func bytes(_ value: Double) -> String { ByteCount.describe(value) }
 
-    static func clock(_ seconds: Double) -> String {
+    public static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }

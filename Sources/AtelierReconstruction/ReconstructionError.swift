@@ -1,3 +1,4 @@
+import AtelierRecords
 import AtelierImaging
 
 /// What can go wrong in reconstruction. The caller adds which file or view it was.
@@ -22,6 +23,9 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
     case invalidModel(String)
     /// The texture could not be made; carries `TexturingError`'s words.
     case texturingFailed(String)
+    /// A checkpoint file could not be saved: `reason` is the system's, `status` the exit code
+    /// its failure has (a file that cannot be made, or an I/O error).
+    case unwritableCheckpoint(directory: String, file: String, reason: String, status: Sysexit)
 
     public var description: String {
         switch self {
@@ -36,6 +40,7 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
             return "multi-view stereo found too little surface to mesh (\(points) dense points): the photos may be too few, too far apart, blurred, or of a plain, untextured garment"
         case .invalidModel(let why): return "cannot read the saved model: \(why)"
         case .texturingFailed(let why): return "cannot texture the mesh: \(why)"
+        case .unwritableCheckpoint(let directory, let file, let reason, _): return "\(directory): cannot save the checkpoint (\(file)): \(reason)"
         case .nothingRegistered(let reasons):
             return "no two photos could be aligned" + (reasons.isEmpty ? "" : "; " + reasons.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
         }

@@ -9,18 +9,9 @@ extension ReconstructionError: ExitCodedError {
         switch self {
         case .invalidSetting: return .usage
         case .unreadableImage(let error): return error.sysexit
+        case .unwritableCheckpoint(_, _, _, let status): return status
         case .imageTooSmall, .invalidMask, .notEnoughImages, .nothingRegistered, .noSurface, .invalidModel, .texturingFailed:
             return .dataError
-        }
-    }
-}
-
-extension TexturingError: ExitCodedError {
-    public var sysexit: Sysexit {
-        switch self {
-        case .noViews, .emptyMesh, .invalidView, .atlasTooSmall: return .dataError
-        case .invalidOption: return .usage
-        case .inconsistentMesh, .encoding: return .software
         }
     }
 }

@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierFormats
 import AtelierRecords
 import Foundation
@@ -55,7 +56,7 @@ struct MeshExport {
         // The file named by -o goes last, once everything it refers to is in place.
         outputs.sort { a, b in a.name != (path as NSString).lastPathComponent && b.name == (path as NSString).lastPathComponent }
         try Self.writeAll(outputs, in: directory.isEmpty ? "." : directory, overwrite: overwrite)
-        files[format.rawValue] = .string(ReconstructCommand.absolute(path))
+        files[format.rawValue] = .string(Paths.absolute(path))
         var updated = record
         updated["files"] = .object(files)
         return updated

@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierCareLabels
 import AtelierImaging
 import AtelierRecords

@@ -1,3 +1,4 @@
+import AtelierCLI
 import ArgumentParser
 import AtelierCatalog
 import AtelierFormats

@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierRecords
 
 /// `atl-query -`: applies conditions, order, limit and projection to NDJSON records.

@@ -1,3 +1,5 @@
+import AtelierTransferCLI
+import AtelierCLI
 import ArgumentParser
 import AtelierRecords
 import AtelierTransfer

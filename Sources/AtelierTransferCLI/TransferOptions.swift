@@ -1,3 +1,4 @@
+import AtelierCLI
 import ArgumentParser
 import AtelierTransfer
 import Foundation
@@ -5,13 +6,13 @@ import Foundation
 /// Options `atl-send` and `atl-recv` share: the pairing code, discovery and patience.
 public struct TransferOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The pairing code both sides use, such as 7-crane-orbit (default: make one up and show it).", valueName: "code"))
-    var code: String?
+    package var code: String?
 
     @Option(name: .long, help: ArgumentHelp("The network interface (name or address) for discovery over multicast DNS.", valueName: "interface"))
-    var interface: String?
+    package var interface: String?
 
     @Option(name: .long, help: ArgumentHelp("Give up if no byte moves for this many seconds.", valueName: "seconds"))
-    var timeout: Double = 30
+    package var timeout: Double = 30
 
     public init() {}
 
@@ -21,23 +22,23 @@ public struct TransferOptions: ParsableArguments {
     }
 
     /// The code given, or a new one.
-    func pairingCode() throws -> (code: PairingCode, generated: Bool) {
+    package func pairingCode() throws -> (code: PairingCode, generated: Bool) {
         if let code { return (try Self.parse(code), false) }
         return (PairingCode.generate(), true)
     }
 
-    static func parse(_ text: String) throws -> PairingCode {
+    package static func parse(_ text: String) throws -> PairingCode {
         do { return try PairingCode(parsing: text) } catch { throw ValidationError("--code: \(error)") }
     }
 
-    var interfaces: InterfaceSelection { interface.map { InterfaceSelection($0) } ?? .automatic }
+    package var interfaces: InterfaceSelection { interface.map { InterfaceSelection($0) } ?? .automatic }
 }
 
 /// `12M`, `500k`, `1.5G` (bytes per second, decimal units) for `--limit-rate`.
-struct ByteRate: ExpressibleByArgument {
-    let bytesPerSecond: Double
+package struct ByteRate: ExpressibleByArgument {
+    package let bytesPerSecond: Double
 
-    init?(argument: String) {
+    package init?(argument: String) {
         let units: [Character: Double] = ["k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "g": 1e9, "G": 1e9]
         var text = argument
         var scale = 1.0

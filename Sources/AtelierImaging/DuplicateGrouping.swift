@@ -1,4 +1,3 @@
-import AtelierImaging
 import AtelierRecords
 
 /// `atl-query duplicates`: image records in, `group` records out.
@@ -6,16 +5,16 @@ import AtelierRecords
 /// Each group of near-duplicates becomes `{"type":"group","id":"dup-…","size":n,"images":[{id,
 /// path, distance}]}`, the distance counted in pHash bits from the group's first photo; photos
 /// that match nothing come last in the group `other`, as photo organisers show them.
-struct DuplicateGrouping {
+public struct DuplicateGrouping {
     /// pHash bits: re-encoded, resized and brightened copies differ by a few, distinct photos
     /// by about 32 (see benchmarks/RESULTS.md for how it was chosen).
-    static let defaultThreshold = 8
+    public static let defaultThreshold = 8
 
-    private(set) var records: [JSONObject] = []
+    public private(set) var records: [JSONObject] = []
     /// Images without a usable `phash`, left out.
-    private(set) var unhashed = 0
+    public private(set) var unhashed = 0
 
-    init(images: [JSONObject], threshold: Int) {
+    public init(images: [JSONObject], threshold: Int) {
         var hashed: [JSONObject] = []
         var hashes: [UInt64] = []
         for image in images {

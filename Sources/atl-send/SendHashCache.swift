@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierFormats
 import AtelierTransfer
 import Foundation

@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierRecords
 import AtelierFormats
 import Foundation

@@ -1,3 +1,4 @@
+import AtelierCLI
 import ArgumentParser
 import AtelierFormats
 import AtelierReconstruction
@@ -169,7 +170,7 @@ public struct ReconstructCommand: ParsableCommand {
         options.automaticMasks = autoMask
         options.mapper.refineIntrinsics = try intrinsicsRefinement()
         if sampleOrdering == .sequential { options.pairs = .sequential(overlap: 10) }
-        let directory = Self.absolute(out ?? "Models/" + Self.timestamp())
+        let directory = Paths.absolute(out ?? "Models/" + Self.timestamp())
         let folders = detail == .sparse ? ["sparse"] : ["sparse", "dense", "mesh"]
         ModelFiles.recoverAbandoned(folders, in: directory)
         if !overwrite, let clash = ModelFiles.existing(folders, in: directory) {
@@ -180,9 +181,10 @@ public struct ReconstructCommand: ParsableCommand {
             bar.update(stage: event.stage.rawValue, fraction: event.fraction, detail: event.detail)
         }
         let saved = checkpoint.map {
-            ReconstructCheckpoint(directory: Self.absolute($0), sources: input.sources,
-                                  options: "\(featureSensitivity) \(sampleOrdering) \(refineIntrinsics) \(autoMask) \(maxImageSide)",
-                                  meshOptions: "\(detail.stereoSide) \(detail.volumeResolution) \(noObjectMasking)")
+            ReconstructionCheckpoint(directory: Paths.absolute($0), sources: input.sources,
+                                     options: "\(featureSensitivity) \(sampleOrdering) \(refineIntrinsics) \(autoMask) \(maxImageSide)",
+                                     meshOptions: "\(detail.stereoSide) \(detail.volumeResolution) \(noObjectMasking)",
+                                     notice: Diagnostics.warn)
         }
         let result: SparseReconstruction
         var mesh: MeshReconstruction?
@@ -244,11 +246,6 @@ public struct ReconstructCommand: ParsableCommand {
             }
         }
         return refinement
-    }
-
-    static func absolute(_ path: String) -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
-        return url.standardizedFileURL.path
     }
 
     static func timestamp() -> String {

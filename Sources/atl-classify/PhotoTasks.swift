@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierImaging
 import AtelierRecords
 

@@ -1,6 +1,5 @@
 import AtelierFormats
 import AtelierGeometry
-import AtelierReconstruction
 import AtelierRecords
 import Foundation
 
@@ -12,18 +11,25 @@ import Foundation
 /// of the photos (paths, sizes, modification times) and of the options that shape each stage;
 /// a checkpoint whose fingerprint differs is not used, but started afresh. Every file is written
 /// beside its name and renamed, and `state.json` last, so a kill leaves the last complete stage.
-struct ReconstructCheckpoint {
-    let directory: String
+public struct ReconstructionCheckpoint {
+    public let directory: String
     /// The photos and the options of the camera stages.
     let fingerprint: String
     /// The options of the point cloud and mesh stages: a later run at another detail level
     /// reuses the cameras but not the depth maps.
     let meshFingerprint: String
 
-    static let sparseStage = "image alignment", denseStage = "point cloud generation", surfaceStage = "mesh generation"
+    /// What it tells the user (resuming, starting again); the tool prints it on stderr.
+    let notice: (String) -> Void
 
-    init(directory: String, sources: [CaptureSource], options: String, meshOptions: String) {
+    static let sparseStage = ReconstructionStage.imageAlignment.rawValue, denseStage = ReconstructionStage.pointCloudGeneration.rawValue,
+               surfaceStage = ReconstructionStage.meshGeneration.rawValue
+
+    /// `options` and `meshOptions` describe the settings that shape the camera stages and the
+    /// mesh stages: a checkpoint saved with others is not used.
+    public init(directory: String, sources: [CaptureSource], options: String, meshOptions: String, notice: @escaping (String) -> Void) {
         self.directory = directory
+        self.notice = notice
         meshFingerprint = meshOptions
         var parts = [options]
         for source in sources {
@@ -38,14 +44,14 @@ struct ReconstructCheckpoint {
 
     /// The cameras: read back when the checkpoint holds them (saying so), otherwise made by
     /// `compute` and saved. A checkpoint of other photos or options is said to be started again.
-    func sparse(compute: () throws -> SparseReconstruction) throws -> SparseReconstruction {
+    public func sparse(compute: () throws -> SparseReconstruction) throws -> SparseReconstruction {
         let state = state()
         if state == nil, FileManager.default.fileExists(atPath: directory + "/state.json") {
-            Diagnostics.warn("\(directory): the checkpoint is of other photos or options; starting again")
+            notice("\(directory): the checkpoint is of other photos or options; starting again")
         }
         if let state, stages(state).contains(Self.sparseStage) {
             let result = try loadSparse(state)
-            Diagnostics.warn("resuming from \(directory): \(stages(state).joined(separator: ", ")) done")
+            notice("resuming from \(directory): \(stages(state).joined(separator: ", ")) done")
             return result
         }
         let result = try compute()
@@ -54,10 +60,10 @@ struct ReconstructCheckpoint {
     }
 
     /// The finished mesh stages to start from, if the checkpoint holds any for these options.
-    func meshResume() throws -> MeshCheckpoint? { try state().flatMap { try loadMesh($0) } }
+    public func meshResume() throws -> MeshCheckpoint? { try state().flatMap { try loadMesh($0) } }
 
     /// Saves a finished mesh stage after the ones saved before.
-    func save(_ stage: MeshCheckpoint) throws { try saveMesh(stage, state: state() ?? [:]) }
+    public func save(_ stage: MeshCheckpoint) throws { try saveMesh(stage, state: state() ?? [:]) }
 
     // MARK: state
 
@@ -94,8 +100,8 @@ struct ReconstructCheckpoint {
         var seconds = JSONObject()
         for (stage, s) in result.stageSeconds { seconds[stage.rawValue] = .double(s) }
         let sparse: JSONObject = [
-            "used": .array(result.used.map { .object(["name": .string($0.name), "path": .string(ReconstructCommand.absolute($0.path)),
-                                                      "mask": $0.maskPath.map { .string(ReconstructCommand.absolute($0)) } ?? .null]) }),
+            "used": .array(result.used.map { .object(["name": .string($0.name), "path": .string(Paths.absolute($0.path)),
+                                                      "mask": $0.maskPath.map { .string(Paths.absolute($0)) } ?? .null]) }),
             "skipped": .array(result.skipped.map { .object(["name": .string($0.name), "reason": .string($0.reason)]) }),
             "verifiedPairs": .int(Int64(result.verifiedPairs)), "automaticallyMasked": .int(Int64(result.automaticallyMasked)),
             "meanReprojectionErrorPixels": .double(result.mapping.meanReprojectionErrorPixels), "meanTrackLength": .double(result.mapping.meanTrackLength),
@@ -217,7 +223,7 @@ struct ReconstructCheckpoint {
             try AtomicFile.write([(directory + "/" + name, bytes)])
         } catch {
             if error.isOutOfSpace { throw error }
-            throw ToolFailure("\(directory): cannot save the checkpoint (\(name)): \(error.reason)", error.sysexit)
+            throw ReconstructionError.unwritableCheckpoint(directory: directory, file: name, reason: error.reason, status: error.sysexit)
         }
     }
 

@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierReconstruction
 
 /// The detail levels as atl-reconstruct's help describes them, from the levels' own budgets, so

@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierFormats
 
 /// The files of a model's `mesh/` directory: `model.ply` (binary PLY with normals and texture

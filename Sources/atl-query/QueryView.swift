@@ -1,3 +1,4 @@
+import AtelierCLI
 /// The views of `atl-query`, written once: the help text, the completion list, the check of the
 /// argument and the dispatch all come from this list, so they cannot disagree (before, the help,
 /// man page and completions left out `duplicates`).

@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierReconstruction
 import AtelierRecords
 import Foundation

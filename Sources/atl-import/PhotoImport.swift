@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierCatalog
 import AtelierImaging
 import AtelierRecords
@@ -143,7 +144,7 @@ struct PhotoImport {
     private static func process(_ path: String, known: Set<String>, staging: ImageStoreStaging?, maxPixels: Int) -> Outcome {
         let bytes: [UInt8]
         do {
-            bytes = try readFile(path)
+            bytes = try PhotoFiles.read(path)
         } catch {
             return .failed("\(path): \(error)")
         }
@@ -210,14 +211,6 @@ struct PhotoImport {
 
     /// The whole file, or an error saying why it cannot be read (without the path, which the
     /// caller puts first). A FIFO or device is refused without blocking (`RegularFile`).
-    static func readFile(_ path: String) throws -> [UInt8] {
-        do throws(RegularFile.Failure) {
-            return try RegularFile.read(path)
-        } catch {
-            throw ToolFailure(error.reason, error.sysexit)
-        }
-    }
-
     /// The queue of photos, their outcomes and the progress bar, shared by the workers.
     private final class SharedWork: @unchecked Sendable {
         private let lock = NSLock()

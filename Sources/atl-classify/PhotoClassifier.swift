@@ -1,3 +1,4 @@
+import AtelierCLI
 import AtelierImaging
 import AtelierRecords
 import Crypto
@@ -108,7 +109,7 @@ struct PhotoClassifier {
 
     private static func classify(path: String, record: JSONObject?, task: any PhotoTask, maxPixels: Int) -> Result<JSONObject, ToolFailure> {
         do {
-            let bytes = try PhotoImport.readFile(path)
+            let bytes = try PhotoFiles.read(path)
             var input = record ?? ["type": "image"]
             if record == nil {
                 input["id"] = .string("sha256:" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
