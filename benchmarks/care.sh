@@ -49,8 +49,8 @@ ONE_BY_ONE=${ONE_BY_ONE:-20}
 PYTHON=${PYTHON:-python3}
 RESULTS=$WORK/results.md
 
-say() { printf '%s\n' "care.sh: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+SCRIPT=care.sh
+. "$HERE/lib.sh"
 
 for n in "$SINGLES" "$LABELS" "$NEGATIVES" "$ONE_BY_ONE"; do
     [[ $n =~ ^[0-9]+$ ]] || die "SINGLES, LABELS, NEGATIVES and ONE_BY_ONE must be whole numbers"

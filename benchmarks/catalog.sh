@@ -32,8 +32,8 @@ DATA=$HERE/data
 WORK=$HERE/work
 RESULTS=$HERE/results-latest.md
 
-say() { printf '%s\n' "catalog.sh: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+SCRIPT=catalog.sh
+. "$HERE/lib.sh"
 
 [[ $N =~ ^[0-9]+$ && $N -gt 0 ]] || die "N must be a positive integer, got '$N'"
 [[ $SEED =~ ^[0-9]+$ ]] || die "SEED must be a non-negative integer, got '$SEED'"
@@ -50,15 +50,7 @@ missing=()
 [[ -x /usr/bin/time ]] || missing+=(time)
 command -v jq >/dev/null || missing+=(jq)
 command -v sqlite3 >/dev/null || missing+=(sqlite3)
-if ((${#missing[@]})); then
-    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-        say "installing ${missing[*]} with apt-get"
-        apt-get install -y "${missing[@]}" >&2 || { apt-get update >&2 && apt-get install -y "${missing[@]}" >&2; } \
-            || die "apt-get could not install ${missing[*]}"
-    else
-        die "missing ${missing[*]}; install them (Debian: sudo apt-get install -y ${missing[*]})"
-    fi
-fi
+install_debian "${missing[@]}"
 
 mkdir -p "$DATA" "$WORK"
 SQLITE_UTILS=${SQLITE_UTILS:-}

@@ -60,8 +60,8 @@ PYCOLMAP_VERSION=4.2.1
 RESULTS=$HERE/results-reconstruct-latest.md
 LARGE=0
 
-say() { printf '%s\n' "reconstruct.sh: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+SCRIPT=reconstruct.sh
+. "$HERE/lib.sh"
 
 for arg in "$@"; do
     case $arg in
@@ -89,15 +89,7 @@ if ((OURS)) && [[ ! -x $ATL_BIN/atl-reconstruct ]]; then
 fi
 ((OURS || COLMAP)) || die "nothing to run (OURS=0 and COLMAP=0)"
 
-if [[ ! -x /usr/bin/time ]]; then
-    if [[ $(id -u) -eq 0 ]] && command -v apt-get > /dev/null; then
-        say "installing GNU time with apt-get"
-        apt-get install -y time >&2 || { apt-get update >&2 && apt-get install -y time >&2; } \
-            || die "apt-get could not install time"
-    else
-        die "/usr/bin/time is missing; install it (Debian: sudo apt-get install -y time)"
-    fi
-fi
+[[ -x /usr/bin/time ]] || install_debian time
 
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)

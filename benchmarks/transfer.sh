@@ -59,8 +59,8 @@ DATA=$HERE/data
 WORK=$HERE/work/transfer
 RESULTS=$WORK/results.md
 
-say() { printf '%s\n' "transfer.sh: $*" >&2; }
-die() { say "error: $*"; exit 1; }
+SCRIPT=transfer.sh
+. "$HERE/lib.sh"
 
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer"
 [[ $SIZE_MB =~ ^[1-9][0-9]*$ && $FILES =~ ^[1-9][0-9]*$ && $FILE_MB =~ ^[1-9][0-9]*$ ]] || die "SIZE_MB, FILES and FILE_MB must be positive integers"
@@ -76,15 +76,7 @@ command -v socat >/dev/null || missing+=(socat)
 [[ -x /usr/bin/time ]] || missing+=(time)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v ss >/dev/null || missing+=(iproute2)
-if ((${#missing[@]})); then
-    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-        say "installing ${missing[*]} with apt-get"
-        apt-get install -y "${missing[@]}" >&2 || { apt-get update >&2 && apt-get install -y "${missing[@]}" >&2; } \
-            || die "apt-get could not install ${missing[*]}"
-    else
-        die "missing ${missing[*]}; install them (Debian: sudo apt-get install -y ${missing[*]})"
-    fi
-fi
+install_debian "${missing[@]}"
 
 mkdir -p "$DATA" "$WORK"
 VENV=$WORK/venv

@@ -55,7 +55,7 @@ final class ScratchDirectory {
             defer { close(fd) }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }  // its run is alive
             if parts.count == 2, let pid = Int32(parts[0]), parts[0].allSatisfy(\.isNumber) {
-                guard pid != getpid(), !BackupArchive.isRunning(pid) else { continue }
+                guard pid != getpid(), !AtomicFile.isRunning(pid) else { continue }
             } else {
                 var info = stat()
                 guard rest.count == 6, fstat(fd, &info) == 0, time(nil) - info.st_mtim.tv_sec > 86_400 else { continue }

@@ -1,3 +1,4 @@
+import AtelierFormats
 import Foundation
 
 /// The files one import adds to an `ImageStore`, written first into a staging directory and
@@ -102,7 +103,7 @@ public final class ImageStoreStaging: @unchecked Sendable {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: images) else { return }
         for entry in entries where entry.hasPrefix(".staging-") {
             let parts = entry.dropFirst(".staging-".count).split(separator: "-")
-            guard let pid = parts.first.flatMap({ Int32($0) }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = parts.first.flatMap({ Int32($0) }), !AtomicFile.isRunning(pid) else { continue }
             try? FileManager.default.removeItem(atPath: "\(images)/\(entry)")
         }
     }

@@ -138,10 +138,13 @@ public enum AtomicFile {
         }
     }
 
-    /// True unless the system says no process `pid` exists (`kill(pid, 0)` failing with ESRCH;
-    /// EPERM means it exists but is another user's).
+    /// Whether the process that left a file named with `pid` may still be writing it: true
+    /// unless the system says no such process exists (`kill(pid, 0)` failing with ESRCH; EPERM
+    /// means it exists but is another user's). The one test of "a dead run's leftovers" that
+    /// temporaries, staging directories and backup scratch space all use. A pid of 0 or below
+    /// names no process (and `kill` would read it as a process group).
     public static func isRunning(_ pid: pid_t) -> Bool {
-        kill(pid, 0) == 0 || errno != ESRCH
+        pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)
     }
 
     private static func temporaryPrefix(for path: String) -> String {

@@ -152,7 +152,7 @@ public enum BackupArchive {
             for name in names where name.hasPrefix(prefix) {
                 let digits = name.dropFirst(prefix.count)
                 guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let pid = Int32(digits),
-                      pid != getpid(), !BackupArchive.isRunning(pid) else { continue }
+                      pid != getpid(), !AtomicFile.isRunning(pid) else { continue }
                 let path = dir + "/" + name
                 let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
                 guard fd >= 0 else { continue }
@@ -184,10 +184,5 @@ public enum BackupArchive {
         let bytes = path.utf8
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return slash == bytes.startIndex ? "/" : String(decoding: bytes[..<slash], as: UTF8.self)
-    }
-
-    /// Whether a process with this pid exists (in this pid namespace).
-    public static func isRunning(_ pid: Int32) -> Bool {
-        pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)
     }
 }
