@@ -28,7 +28,7 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if again.map({ $0.map { Array($0.utf8) } }) != fields.map({ Array($0.utf8) }) { fail("CSV.split read \(fields), CSV.row wrote \(row.debugDescription), which splits as \(String(describing: again))", bytes) }
     }
     let outcome = CSVFuzz.read(bytes, defaultType: "garment")
-    if let error = outcome.thrown as? InputError, error.line == nil { fail("an error without a line: \(error)", bytes) }
+    if let error = outcome.thrown as? RecordsError, error.line == nil { fail("an error without a line: \(error)", bytes) }
     for (result, line) in outcome.records {
         guard line >= 1 else { fail("record at line \(line)", bytes) }
         guard case .success(let record) = result else { continue }

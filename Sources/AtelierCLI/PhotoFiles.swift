@@ -39,7 +39,7 @@ public enum PhotoFiles {
 
     /// A photo's bytes; its message leaves out the path, which callers put first.
     public static func read(_ path: String) throws -> [UInt8] {
-        do throws(RegularFile.Failure) {
+        do throws(RecordsError) {
             return try RegularFile.read(path)
         } catch {
             throw ToolFailure(error.reason, error.sysexit)

@@ -16,18 +16,18 @@ struct RestorePlan {
     private let memberSet: Set<String>
     private let memberDirectories: Set<String>
 
-    init(_ reader: BackupArchive.Reader, liveRoot: String) throws(FieldError) {
+    init(_ reader: BackupArchive.Reader, liveRoot: String) throws(RecordsError) {
         let meta = reader.metadata
-        guard let schema = meta["schemaVersion"]?.integer else { throw FieldError("metadata.json has no schemaVersion") }
+        guard let schema = meta["schemaVersion"]?.integer else { throw RecordsError.field("metadata.json has no schemaVersion") }
         guard schema <= CatalogSchema.latestVersion else {
-            throw FieldError("it was made by a newer Atelier (catalog schema \(schema); this one reads up to \(CatalogSchema.latestVersion)); upgrade to restore it")
+            throw RecordsError.field("it was made by a newer Atelier (catalog schema \(schema); this one reads up to \(CatalogSchema.latestVersion)); upgrade to restore it")
         }
-        guard schema >= 1 else { throw FieldError("metadata.json has an unknown schemaVersion \(schema)") }
-        guard case .object(let promised)? = meta["counts"] else { throw FieldError("metadata.json has no counts") }
+        guard schema >= 1 else { throw RecordsError.field("metadata.json has an unknown schemaVersion \(schema)") }
+        guard case .object(let promised)? = meta["counts"] else { throw RecordsError.field("metadata.json has no counts") }
         var counts: [String: Int] = [:]
         for (type, value) in promised {
-            guard CatalogBackup.order.contains(type) else { throw FieldError("metadata.json counts \(JSONWriter.string(.string(type))) records, a type this version does not know") }
-            guard let n = value.integer, n >= 0 else { throw FieldError("metadata.json's count of \(type) records is not a whole number") }
+            guard CatalogBackup.order.contains(type) else { throw RecordsError.field("metadata.json counts \(JSONWriter.string(.string(type))) records, a type this version does not know") }
+            guard let n = value.integer, n >= 0 else { throw RecordsError.field("metadata.json's count of \(type) records is not a whole number") }
             counts[type] = Int(n)
         }
         var storeMembers: [String] = []
@@ -35,22 +35,22 @@ struct RestorePlan {
         for name in reader.members {
             if name.hasPrefix("tables/") {
                 guard CatalogBackup.order.contains(where: { CatalogBackup.member($0) == name }) else {
-                    throw FieldError("member \(BackupArchive.Reader.quoted(name)) is not a table this version knows")
+                    throw RecordsError.field("member \(BackupArchive.Reader.quoted(name)) is not a table this version knows")
                 }
             } else if CatalogBackup.stores.contains(where: { name.hasPrefix($0 + "/") }) {
                 if let hex = Self.photoAddress(name), reader.checksum(of: name) != "sha256:" + hex {
-                    throw FieldError("\(name) is not the photo its name says: a photo is named by its sha256, and this one's differs")
+                    throw RecordsError.field("\(name) is not the photo its name says: a photo is named by its sha256, and this one's differs")
                 }
                 storeMembers.append(name)
                 var dir = BackupArchive.parentDirectory(of: name)
                 while !dir.isEmpty && directories.insert(dir).inserted { dir = BackupArchive.parentDirectory(of: dir) }
             } else {
-                throw FieldError("member \(BackupArchive.Reader.quoted(name)) is not part of an Atelier backup (metadata.json, tables/, images/ and models/ only)")
+                throw RecordsError.field("member \(BackupArchive.Reader.quoted(name)) is not part of an Atelier backup (metadata.json, tables/, images/ and models/ only)")
             }
         }
         for type in CatalogBackup.order {
-            guard reader.members.contains(CatalogBackup.member(type)) else { throw FieldError("\(CatalogBackup.member(type)) is missing") }
-            guard counts[type] != nil else { throw FieldError("metadata.json has no count of \(type) records") }
+            guard reader.members.contains(CatalogBackup.member(type)) else { throw RecordsError.field("\(CatalogBackup.member(type)) is missing") }
+            guard counts[type] != nil else { throw RecordsError.field("metadata.json has no count of \(type) records") }
         }
         self.counts = counts
         self.storeMembers = storeMembers
@@ -64,14 +64,14 @@ struct RestorePlan {
     /// under `models/`. (Absolute paths, and a model's paths elsewhere, name files outside the
     /// catalog's directory, which no backup holds.) An image's path that is a photo address
     /// must be its own id's.
-    func checkFiles(of record: JSONObject, type: String) throws(FieldError) {
+    func checkFiles(of record: JSONObject, type: String) throws(RecordsError) {
         switch type {
         case "image":
             for field in ImageStore.pathFields {
                 guard case .string(let path)? = record[field], !path.hasPrefix("/") else { continue }
                 try requireFile(path, field: field)
                 if field == "path", let hex = Self.photoAddress(path), case .string(let id)? = record["id"], id != "sha256:" + hex {
-                    throw FieldError("field \"path\" names \(path), the photo whose sha256 is \(hex), not this image's \(id)")
+                    throw RecordsError.field("field \"path\" names \(path), the photo whose sha256 is \(hex), not this image's \(id)")
                 }
             }
         case "model":
@@ -79,7 +79,7 @@ struct RestorePlan {
                 guard BackupArchive.Reader.isSafeMemberName(dir) else { throw outside(dir, field: "dir") }
                 var isDirectory: ObjCBool = false
                 guard memberDirectories.contains(dir) || (FileManager.default.fileExists(atPath: liveRoot + "/" + dir, isDirectory: &isDirectory) && isDirectory.boolValue) else {
-                    throw FieldError("field \"dir\" names \(dir), which is neither in the backup nor beside the catalog")
+                    throw RecordsError.field("field \"dir\" names \(dir), which is neither in the backup nor beside the catalog")
                 }
             }
             if case .object(let files)? = record["files"] {
@@ -92,15 +92,15 @@ struct RestorePlan {
         }
     }
 
-    private func requireFile(_ path: String, field: String) throws(FieldError) {
+    private func requireFile(_ path: String, field: String) throws(RecordsError) {
         guard BackupArchive.Reader.isSafeMemberName(path) else { throw outside(path, field: field) }
         guard memberSet.contains(path) || Self.isRegularFile(liveRoot + "/" + path) else {
-            throw FieldError("field \"\(field)\" names \(path), which is neither in the backup nor beside the catalog")
+            throw RecordsError.field("field \"\(field)\" names \(path), which is neither in the backup nor beside the catalog")
         }
     }
 
-    private func outside(_ path: String, field: String) -> FieldError {
-        FieldError("field \"\(field)\" names \(BackupArchive.Reader.quoted(path)), which is outside the catalog's directory")
+    private func outside(_ path: String, field: String) -> RecordsError {
+        RecordsError.field("field \"\(field)\" names \(BackupArchive.Reader.quoted(path)), which is outside the catalog's directory")
     }
 
     static func isRegularFile(_ path: String) -> Bool {

@@ -27,7 +27,7 @@ extension CatalogBackup {
             }
             let plan: RestorePlan
             do { plan = try RestorePlan(reader, liveRoot: dir) } catch {
-                throw CatalogError.badArchive(path: archivePath, reason: error.message)
+                throw CatalogError.badArchive(path: archivePath, reason: error.reason)
             }
             try BackupArchive.makeDirectories(dir)
             return try restore(reader, plan, archivePath: archivePath, catalogPath: catalogPath)
@@ -101,29 +101,27 @@ extension CatalogBackup {
                 // Read straight out of the archive, line by line: no copy of the table on disk.
                 // Its checksum is known good only at the end; until then the records are in
                 // this transaction alone, which a mismatch rolls back.
-                func load(_ line: UnsafeRawBufferPointer, _ number: Int) throws(InputError) {
+                func load(_ line: UnsafeRawBufferPointer, _ number: Int) throws(RecordsError) {
                     do {
                         let record = try JSONParser.parseObject(line)
-                        guard record["type"] == .string(type) else { throw FieldError("expected a \(type) record") }
+                        guard record["type"] == .string(type) else { throw RecordsError.field("expected a \(type) record") }
                         try plan.checkFiles(of: record, type: type)
                         _ = try writer.apply(record)
-                    } catch let error as JSONSyntaxError {
+                    } catch let error as RecordsError {
                         throw error.at(member(type), line: number)
-                    } catch let error as FieldError {
-                        throw InputError(.data, source: member(type), line: number, message: error.message)
                     } catch let error as CatalogError {
                         if case .cannotWrite = error { stopped = error }
-                        throw InputError(.data, source: member(type), line: number, message: error.description)
+                        throw RecordsError.input(.data, source: member(type), line: number, message: error.description)
                     } catch {
                         stopped = error
-                        throw InputError(.io, source: member(type), line: number, message: plainReason(error))
+                        throw RecordsError.input(.io, source: member(type), line: number, message: plainReason(error))
                     }
                 }
                 var lines = ChunkLines(source: member(type))
                 do {
                     try reader.extract(member(type)) { chunk in try lines.feed(chunk, load) }
                     try lines.finish(load)
-                } catch let error as InputError {
+                } catch let error as RecordsError {
                     throw stopped ?? bad(error.description)
                 }
             }
@@ -223,7 +221,7 @@ struct ChunkLines {
     init(source: String) { self.source = source }
 
     /// Hands `body` every line the bytes so far complete.
-    mutating func feed(_ chunk: Data, _ body: (UnsafeRawBufferPointer, Int) throws(InputError) -> Void) throws(InputError) {
+    mutating func feed(_ chunk: Data, _ body: (UnsafeRawBufferPointer, Int) throws(RecordsError) -> Void) throws(RecordsError) {
         pending.append(contentsOf: chunk)
         var start = 0
         while let newline = pending[start...].firstIndex(of: 0x0A) {
@@ -232,28 +230,28 @@ struct ChunkLines {
         }
         pending.removeFirst(start)
         if pending.count > maximumLineBytes + 1 {
-            throw InputError(.data, source: source, line: number + 1, message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?")
+            throw RecordsError.input(.data, source: source, line: number + 1, message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?")
         }
     }
 
     /// Hands `body` the last line, when no newline ended it.
-    mutating func finish(_ body: (UnsafeRawBufferPointer, Int) throws(InputError) -> Void) throws(InputError) {
+    mutating func finish(_ body: (UnsafeRawBufferPointer, Int) throws(RecordsError) -> Void) throws(RecordsError) {
         if !pending.isEmpty { try emit(0..<pending.count, body) }
         pending = []
     }
 
-    private mutating func emit(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer, Int) throws(InputError) -> Void) throws(InputError) {
+    private mutating func emit(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer, Int) throws(RecordsError) -> Void) throws(RecordsError) {
         number += 1
         var end = range.upperBound
         if end > range.lowerBound && pending[end - 1] == 0x0D { end -= 1 }
         guard end - range.lowerBound <= maximumLineBytes else {
-            throw InputError(.data, source: source, line: number, message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?")
+            throw RecordsError.input(.data, source: source, line: number, message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?")
         }
         guard pending[range.lowerBound..<end].contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
         let line = number
-        var failure: InputError?
+        var failure: RecordsError?
         pending.withUnsafeBytes { all in
-            do throws(InputError) { try body(UnsafeRawBufferPointer(rebasing: all[range.lowerBound..<end]), line) } catch { failure = error }
+            do throws(RecordsError) { try body(UnsafeRawBufferPointer(rebasing: all[range.lowerBound..<end]), line) } catch { failure = error }
         }
         if let failure { throw failure }
     }

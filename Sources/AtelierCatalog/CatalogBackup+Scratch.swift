@@ -84,8 +84,7 @@ extension CatalogBackup {
     /// An error's message without Swift's debug rendering (`SomeError(message: …)`).
     static func plainReason(_ error: Error) -> String {
         switch error {
-        case let error as FieldError: return error.message
-        case let error as InputError: return error.description
+        case let error as RecordsError: return error.description
         case let error as CatalogError: return error.description
         case let error as CustomStringConvertible where !(type(of: error as Any) is NSError.Type): return error.description
         default: return (error as NSError).localizedDescription

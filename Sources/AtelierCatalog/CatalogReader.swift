@@ -19,7 +19,7 @@ public final class CatalogReader {
     @discardableResult
     public func run(_ query: CatalogQuery, _ emit: (JSONObject) throws -> Void) throws -> [String] {
         guard let table = Tables.mapping(forType: query.type) else {
-            throw FilterError("cannot list \(query.type) records")
+            throw RecordsError.filter("cannot list \(query.type) records")
         }
         let plan = try QueryPlan(query, table: table)
         let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))

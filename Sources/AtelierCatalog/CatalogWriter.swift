@@ -68,7 +68,7 @@ public final class CatalogWriter {
 
     /// Stores one record and returns the records to print: the stored record as it now is in the
     /// catalog, or the record itself for types the catalog does not keep.
-    /// Throws `FieldError` for a record that cannot be stored, `CatalogError` for the database.
+    /// Throws `RecordsError` for a record that cannot be stored, `CatalogError` for the database.
     public func apply(_ input: JSONObject) throws -> [JSONObject] {
         try apply(input, prepared: nil)
     }
@@ -86,7 +86,7 @@ public final class CatalogWriter {
 
     /// Checks and normalises a record as `apply` would, without the database, so it can run on
     /// another thread; nil for a type `apply` checks itself.
-    static func prepare(_ input: JSONObject) throws(FieldError) -> Prepared? {
+    static func prepare(_ input: JSONObject) throws(RecordsError) -> Prepared? {
         guard case .string(let type)? = input["type"], prevalidatedTypes.contains(type),
               let table = Tables.mapping(forType: type) else { return nil }
         var record = try table.schema.validate(input)
@@ -98,7 +98,7 @@ public final class CatalogWriter {
     /// `apply` for a record `prepare` made, or (nil) one to check here.
     func apply(_ input: JSONObject, prepared: Prepared?) throws -> [JSONObject] {
         guard case .string(let type)? = input["type"] else {
-            throw FieldError(input["type"] == nil ? "record has no \"type\" field" : "field \"type\" must be a string")
+            throw RecordsError.field(input["type"] == nil ? "record has no \"type\" field" : "field \"type\" must be a string")
         }
         let op = try operation(of: input)
         do {
@@ -124,7 +124,7 @@ public final class CatalogWriter {
         switch record["op"] {
         case nil, .string("upsert")?: return .upsert
         case .string("delete")?: return .delete
-        case let other?: throw FieldError("field \"op\" must be \"upsert\" or \"delete\", got \(RecordSchema.preview(other))")
+        case let other?: throw RecordsError.field("field \"op\" must be \"upsert\" or \"delete\", got \(RecordSchema.preview(other))")
         }
     }
 
@@ -135,9 +135,9 @@ public final class CatalogWriter {
         var record = try prepared?.record ?? schema.validate(schema.type == "image" ? store.relativising(input) : input)
         record["op"] = nil
         if op == .delete {
-            guard case .string(let id)? = record["id"] else { throw FieldError("a delete needs the \(schema.type)'s \"id\"") }
+            guard case .string(let id)? = record["id"] else { throw RecordsError.field("a delete needs the \(schema.type)'s \"id\"") }
             try db.execute(sql: "DELETE FROM \(table.table) WHERE id = ?", arguments: [id])
-            guard db.changesCount > 0 else { throw FieldError("no \(schema.type) \(id) in the catalog to delete") }
+            guard db.changesCount > 0 else { throw RecordsError.field("no \(schema.type) \(id) in the catalog to delete") }
             return JSONObject([("type", .string(schema.type)), ("op", "delete"), ("id", .string(id))])
         }
         if schema.type == "garment" && prepared == nil { try Self.checkCategory(&record) }
@@ -148,13 +148,13 @@ public final class CatalogWriter {
         } else if let prefix = schema.idPrefix {
             id = ids.next(prefix)
         } else {
-            throw FieldError("an \(schema.type) record needs its \"id\" (sha256:<hex> of the file)")
+            throw RecordsError.field("an \(schema.type) record needs its \"id\" (sha256:<hex> of the file)")
         }
         record["id"] = .string(id)
         let complete = schema.required.allSatisfy { record[$0] != nil && record[$0] != .null }
         if given == nil && !complete {
             let missing = schema.required.filter { record[$0] == nil || record[$0] == .null }
-            throw FieldError("a new \(schema.type) needs \(missing.map { "\"\($0)\"" }.joined(separator: " and "))")
+            throw RecordsError.field("a new \(schema.type) needs \(missing.map { "\"\($0)\"" }.joined(separator: " and "))")
         }
         if schema.field("updatedAt") != nil && !(restoring && record["updatedAt"] != nil) {
             record["updatedAt"] = .string(now)
@@ -204,7 +204,7 @@ public final class CatalogWriter {
             let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table.table) WHERE id = ?)", arguments: [id]) ?? false
             guard exists else {
                 let missing = schema.required.filter { record[$0] == nil }.map { "\"\($0)\"" }.joined(separator: " and ")
-                throw FieldError("no \(schema.type) \(id) in the catalog to update (a new \(schema.type) needs \(missing))")
+                throw RecordsError.field("no \(schema.type) \(id) in the catalog to update (a new \(schema.type) needs \(missing))")
             }
         }
         try storeLinks(schema.type, id: id, record: record)
@@ -265,12 +265,12 @@ public final class CatalogWriter {
     private var defaultsCache: [String: [String: DatabaseValue]] = [:]
 
     /// A subcategory implies its category; the two must agree.
-    private static func checkCategory(_ record: inout JSONObject) throws(FieldError) {
+    private static func checkCategory(_ record: inout JSONObject) throws(RecordsError) {
         guard case .string(let sub)? = record["subcategory"], let info = Domain.subcategory(named: sub) else { return }
         switch record["category"] {
         case nil, .null?: record["category"] = .string(info.category)
         case .string(let category)? where category != info.category:
-            throw FieldError("subcategory \"\(sub)\" belongs to category \"\(info.category)\", not \"\(category)\"")
+            throw RecordsError.field("subcategory \"\(sub)\" belongs to category \"\(info.category)\", not \"\(category)\"")
         default: break
         }
     }
@@ -279,9 +279,9 @@ public final class CatalogWriter {
         do {
             try runner.run(sql, arguments)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
-            throw FieldError(try describeMissingReference(record))
+            throw RecordsError.field(try describeMissingReference(record))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw FieldError("cannot store this \(record["type"]?.string ?? "record"): \(error.message ?? "constraint failed")")
+            throw RecordsError.field("cannot store this \(record["type"]?.string ?? "record"): \(error.message ?? "constraint failed")")
         }
     }
 
@@ -330,7 +330,7 @@ public final class CatalogWriter {
             // A load's garments live in a JSON list, so SQLite cannot check them: check here.
             for case .string(let garment) in record["garments"]?.array ?? []
             where try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM garments WHERE id = ?)", arguments: [garment]) ?? false) {
-                throw FieldError("no garment \(garment) in the catalog")
+                throw RecordsError.field("no garment \(garment) in the catalog")
             }
         case "model":
             if case .string(let garment)? = record["garment"] {
@@ -344,7 +344,7 @@ public final class CatalogWriter {
     func fetch(_ table: TableMapping, id: String) throws -> JSONObject {
         let sql = "SELECT \(table.selectList) FROM \(table.table) WHERE id = ?"
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) else {
-            throw FieldError("\(table.schema.type) \(id) vanished while being stored")
+            throw RecordsError.field("\(table.schema.type) \(id) vanished while being stored")
         }
         let record = table.record(from: row)
         return table.schema.type == "image" && !restoring ? store.resolving(record) : record
@@ -359,17 +359,17 @@ public final class CatalogWriter {
            let garment = try String.fetchOne(db, sql: "SELECT garment_id FROM images WHERE id = ?", arguments: [image]) {
             return garment
         }
-        throw FieldError("this \(what) record names no garment; run 'atl-classify --task \(what) --garment ID' or add \"garment\"")
+        throw RecordsError.field("this \(what) record names no garment; run 'atl-classify --task \(what) --garment ID' or add \"garment\"")
     }
 
     /// A colour reading sets the garment's `color` and `colorName` to its primary colour.
     private func attachColor(_ input: JSONObject) throws -> JSONObject {
         let reading = try Schemas.color.validate(input)
         let garment = try garment(of: reading, what: "color")
-        guard case .string(let hex)? = reading["color"] else { throw FieldError("a color record needs \"color\" (the primary colour, #rrggbb)") }
+        guard case .string(let hex)? = reading["color"] else { throw RecordsError.field("a color record needs \"color\" (the primary colour, #rrggbb)") }
         try db.execute(sql: "UPDATE garments SET color = ?, color_name = ?, updated_at = ? WHERE id = ?",
                        arguments: [hex, reading["colorName"]?.string, now, garment])
-        guard db.changesCount > 0 else { throw FieldError("no garment \(garment) in the catalog") }
+        guard db.changesCount > 0 else { throw RecordsError.field("no garment \(garment) in the catalog") }
         return try fetch(Tables.garments, id: garment)
     }
 
@@ -383,7 +383,7 @@ public final class CatalogWriter {
         }
         try db.execute(sql: "UPDATE garments SET care = ?, updated_at = ? WHERE id = ?",
                        arguments: [JSONWriter.string(.array(codes)), now, garment])
-        guard db.changesCount > 0 else { throw FieldError("no garment \(garment) in the catalog") }
+        guard db.changesCount > 0 else { throw RecordsError.field("no garment \(garment) in the catalog") }
         return try fetch(Tables.garments, id: garment)
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// with its line, exactly as it would have without the second thread.
 final class ParsingPipeline: @unchecked Sendable {
     struct Item {
-        var result: Result<JSONObject, InputError>
+        var result: Result<JSONObject, RecordsError>
         var line: Int
         /// Checked and normalised already, with its SQL values when new (`CatalogWriter.prepare`).
         var prepared: CatalogWriter.Prepared?
@@ -19,7 +19,7 @@ final class ParsingPipeline: @unchecked Sendable {
     private enum Message {
         /// Records, and how many bytes of input had been read when they were sent.
         case batch([Item], bytesRead: Int)
-        case end(InputError?)
+        case end(RecordsError?)
     }
 
     private static let batchSize = 256
@@ -41,10 +41,10 @@ final class ParsingPipeline: @unchecked Sendable {
             let reader = owned.reader
             var batch: [Item] = []
             batch.reserveCapacity(Self.batchSize)
-            var failure: InputError?
-            do throws(LineReaderError<InputError>) {
-                try reader.forEachLine { (line, number) throws(InputError) in
-                    if stopped.isSet { throw InputError(.io, source: source, line: number, message: "stopped") }
+            var failure: RecordsError?
+            do throws(LineReaderError<RecordsError>) {
+                try reader.forEachLine { (line, number) throws(RecordsError) in
+                    if stopped.isSet { throw RecordsError.input(.io, source: source, line: number, message: "stopped") }
                     batch.append(Self.prepare(line, number, source: source))
                     if batch.count == Self.batchSize {
                         send(.batch(batch, bytesRead: reader.bytesRead))
@@ -65,7 +65,7 @@ final class ParsingPipeline: @unchecked Sendable {
     private(set) var bytesDelivered = 0
 
     /// The next batch, nil at the end; throws what went wrong reading the input.
-    func next() throws(InputError) -> [Item]? {
+    func next() throws(RecordsError) -> [Item]? {
         guard !ended else { return nil }
         filled.wait()
         let message = lock.withLock { queue.removeFirst() }
@@ -101,7 +101,7 @@ final class ParsingPipeline: @unchecked Sendable {
 
     private static func prepare(_ line: UnsafeRawBufferPointer, _ number: Int, source: String) -> Item {
         let record: JSONObject
-        do throws(JSONSyntaxError) {
+        do throws(RecordsError) {
             record = try JSONParser.parseObject(line)
         } catch {
             return Item(result: .failure(error.at(source, line: number)), line: number, prepared: nil)
@@ -109,7 +109,7 @@ final class ParsingPipeline: @unchecked Sendable {
         do {
             return Item(result: .success(record), line: number, prepared: try CatalogWriter.prepare(record))
         } catch {
-            return Item(result: .failure(InputError(.data, source: source, line: number, message: error.message)), line: number, prepared: nil)
+            return Item(result: .failure(error.at(source, line: number)), line: number, prepared: nil)
         }
     }
 }

@@ -28,7 +28,7 @@ public final class RecordImporter {
     /// Receives each record to print, while the transaction is open.
     public var onOutput: (JSONObject) throws -> Void = { _ in }
     /// Receives each bad record that was skipped.
-    public var onSkipped: (InputError) -> Void = { _ in }
+    public var onSkipped: (RecordsError) -> Void = { _ in }
     /// Receives the number of records done so far (throttling is the receiver's business).
     public var onProgress: (Int) -> Void = { _ in }
     /// While lines are imported: how many input bytes the records done so far came from, for
@@ -64,21 +64,21 @@ public final class RecordImporter {
 
     /// Imports records produced by `produce`, which hands each one (or its parse error) to the
     /// handler it is given, with its line number.
-    public func importProduced(source: String, _ produce: ((Result<JSONObject, InputError>, Int) throws(InputError) -> Void) throws -> Void) throws -> Summary {
+    public func importProduced(source: String, _ produce: ((Result<JSONObject, RecordsError>, Int) throws(RecordsError) -> Void) throws -> Void) throws -> Summary {
         try run(source: source) { handle in
             try withoutActuallyEscaping(handle) { handle in
-                try produce { (result, line) throws(InputError) in try handle(.init(result: result, line: line, prepared: nil)) }
+                try produce { (result, line) throws(RecordsError) in try handle(.init(result: result, line: line, prepared: nil)) }
             }
         }
     }
 
-    private func run(source: String, _ produce: ((ParsingPipeline.Item) throws(InputError) -> Void) throws -> Void) throws -> Summary {
+    private func run(source: String, _ produce: ((ParsingPipeline.Item) throws(RecordsError) -> Void) throws -> Void) throws -> Summary {
         var summary = Summary()
         try catalog.write { writer in
             writer.today = options.today
             let deferredIndexes = options.dryRun ? [] : try writer.deferIndexesOfEmptyTables()
             var done = 0
-            try produce { (item) throws(InputError) in
+            try produce { (item) throws(RecordsError) in
                 let line = item.line
                 do {
                     let record = try item.result.get()
@@ -89,14 +89,13 @@ public final class RecordImporter {
                         Self.count(output, input: record, into: &summary)
                         try onOutput(output)
                     }
-                } catch let error as InputError {
-                    try fail(error, &summary)
-                } catch let error as FieldError {
-                    try fail(InputError(.data, source: source, line: line, message: error.message), &summary)
+                } catch let error as RecordsError {
+                    // A field error is placed at its line; an input error already has its place.
+                    try fail(error.at(source, line: line), &summary)
                 } catch let error as CatalogError {
-                    throw InputError(.data, source: source, line: line, message: error.description)
+                    throw RecordsError.input(.data, source: source, line: line, message: error.description)
                 } catch {
-                    throw InputError(.io, source: source, line: line, message: "\(error)")
+                    throw RecordsError.input(.io, source: source, line: line, message: "\(error)")
                 }
                 done += 1
                 onProgress(done)
@@ -107,7 +106,7 @@ public final class RecordImporter {
         return summary
     }
 
-    private func fail(_ error: InputError, _ summary: inout Summary) throws(InputError) {
+    private func fail(_ error: RecordsError, _ summary: inout Summary) throws(RecordsError) {
         guard options.skipInvalid else { throw error }
         summary.skipped += 1
         onSkipped(error)

@@ -14,7 +14,7 @@ extension CatalogWriter {
         let garment = record["garment"]?.string
         let outfit = record["outfit"]?.string
         guard garment != nil || outfit != nil else {
-            throw FieldError("a wear record needs a \"garment\" or an \"outfit\" id")
+            throw RecordsError.field("a wear record needs a \"garment\" or an \"outfit\" id")
         }
         if record["date"] == nil || record["date"] == .null { record["date"] = .string(ISODate.formatDay(today)) }
         let date = record["date"]!.string!
@@ -61,9 +61,9 @@ extension CatalogWriter {
                 .execute(arguments: [garment, outfit, date, extra ?? .null])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
             if let garment, try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM garments WHERE id = ?)", arguments: [garment]) ?? false) {
-                throw FieldError("no garment \(garment) in the catalog")
+                throw RecordsError.field("no garment \(garment) in the catalog")
             }
-            throw FieldError("no outfit \(outfit ?? "?") in the catalog")
+            throw RecordsError.field("no outfit \(outfit ?? "?") in the catalog")
         }
         return db.changesCount > 0
     }
@@ -72,12 +72,12 @@ extension CatalogWriter {
         var garments: [String] = []
         if let garment {
             try db.execute(sql: "DELETE FROM wear_log WHERE garment_id = ? AND date = ?", arguments: [garment, date])
-            guard db.changesCount > 0 else { throw FieldError("no wear of \(garment) on \(date) in the log") }
+            guard db.changesCount > 0 else { throw RecordsError.field("no wear of \(garment) on \(date) in the log") }
             garments = [garment]
         } else if let outfit {
             garments = try String.fetchAll(db, sql: "SELECT garment_id FROM wear_log WHERE outfit_id = ? AND date = ? AND garment_id IS NOT NULL", arguments: [outfit, date])
             try db.execute(sql: "DELETE FROM wear_log WHERE outfit_id = ? AND date = ?", arguments: [outfit, date])
-            guard db.changesCount > 0 else { throw FieldError("no wear of \(outfit) on \(date) in the log") }
+            guard db.changesCount > 0 else { throw RecordsError.field("no wear of \(outfit) on \(date) in the log") }
             try db.execute(sql: """
                 UPDATE outfits SET wear_count = max(0, wear_count - 1),
                     last_worn_on = (SELECT max(date) FROM wear_log WHERE outfit_id = ? AND garment_id IS NULL) WHERE id = ?

@@ -10,7 +10,7 @@ import Foundation
 public enum CSV {
     /// Splits one logical row (which may contain quoted newlines) into its fields.
     /// Returns nil when a quote is still open, i.e. the row continues on the next line.
-    public static func split(_ row: String) throws(FieldError) -> [String]? {
+    public static func split(_ row: String) throws(RecordsError) -> [String]? {
         var scanner = CSVRowScanner()
         try scanner.scan(row.utf8)
         return scanner.isInsideQuotes ? nil : scanner.finishRow()

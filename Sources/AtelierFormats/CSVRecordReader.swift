@@ -22,16 +22,16 @@ public final class CSVRecordReader {
     /// Hands each row's record, or what is wrong with it, to `handle` with the row's first line
     /// number. Throws, ending the input, for what spoils every row after it: a bad header, text
     /// that is not UTF-8, a row past the size bound.
-    public func forEachRecord(_ handle: (Result<JSONObject, InputError>, Int) throws(InputError) -> Void) throws {
+    public func forEachRecord(_ handle: (Result<JSONObject, RecordsError>, Int) throws(RecordsError) -> Void) throws {
         var header: [String]? = nil
         var row = CSVRowScanner()
         var rowLine = 0
         let source = reader.source
         let maximumRowBytes = reader.maximumLineBytes
-        do throws(LineReaderError<InputError>) {
-            try reader.forEachRawLine { (bytes, number) throws(InputError) in
+        do throws(LineReaderError<RecordsError>) {
+            try reader.forEachRawLine { (bytes, number) throws(RecordsError) in
                 guard String(validating: bytes, as: UTF8.self) != nil else {
-                    throw InputError(.data, source: source, line: number, message: "not valid UTF-8 text")
+                    throw RecordsError.input(.data, source: source, line: number, message: "not valid UTF-8 text")
                 }
                 // The CR of a CRLF is the line break's, unless a quoted field goes on past it.
                 let hasCR = bytes.last == 0x0D
@@ -41,17 +41,17 @@ public final class CSVRecordReader {
                     if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
                     rowLine = number
                 }
-                do throws(FieldError) {
+                do throws(RecordsError) {
                     try row.scan(content, line: number)
                 } catch {
                     row.discardRow()
-                    try handle(.failure(InputError(.data, source: source, line: rowLine, message: error.message)), rowLine)
+                    try handle(.failure(error.at(source, line: rowLine)), rowLine)
                     return
                 }
                 if row.isInsideQuotes {
                     row.continueQuotedField(after: hasCR ? [0x0D, 0x0A] : [0x0A])
                     guard row.rowBytes <= maximumRowBytes else {
-                        throw InputError(.data, source: source, line: row.quoteLine,
+                        throw RecordsError.input(.data, source: source, line: row.quoteLine,
                             message: "the quoted field that opens on this line runs past \(Self.describe(bytes: maximumRowBytes)); is its closing quote missing?")
                     }
                     return
@@ -62,7 +62,7 @@ public final class CSVRecordReader {
                     return
                 }
                 guard fields.count == columns.count else {
-                    try handle(.failure(InputError(.data, source: source, line: rowLine,
+                    try handle(.failure(RecordsError.input(.data, source: source, line: rowLine,
                         message: "row has \(fields.count) fields but the header has \(columns.count)")), rowLine)
                     return
                 }
@@ -72,7 +72,7 @@ public final class CSVRecordReader {
             throw error.inputError
         }
         if row.isInsideQuotes {
-            try handle(.failure(InputError(.data, source: source, line: rowLine,
+            try handle(.failure(RecordsError.input(.data, source: source, line: rowLine,
                 message: "unterminated quoted field: the quote opened on line \(row.quoteLine) is never closed")), rowLine)
         }
     }
@@ -85,27 +85,27 @@ public final class CSVRecordReader {
     /// The header's names, trimmed and without a byte-order mark, each a field name or a dotted
     /// path of them (`price.amount`). A name with an empty component (`.`, `..`, `a.`, `a..b`)
     /// names no field, and is refused here rather than guessed at on every row.
-    static func columnNames(_ fields: [String], source: String, line: Int) throws(InputError) -> [String] {
+    static func columnNames(_ fields: [String], source: String, line: Int) throws(RecordsError) -> [String] {
         var names = fields.map { $0.trimmingCharacters(in: .whitespaces) }
         if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
         for (n, name) in names.enumerated() {
             if name.isEmpty {
-                throw InputError(.data, source: source, line: line, message: "header column \(n + 1) has no name")
+                throw RecordsError.input(.data, source: source, line: line, message: "header column \(n + 1) has no name")
             }
             if name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).contains(where: \.isEmpty) {
-                throw InputError(.data, source: source, line: line,
+                throw RecordsError.input(.data, source: source, line: line,
                     message: "header column \(n + 1) (\"\(name)\") is not a field name: a dotted name needs a name on each side of every dot, as in price.amount")
             }
             // Two columns for one field would leave the record to whichever comes last, as a
             // duplicate key in an NDJSON object would: refuse both the same way.
             for (m, earlier) in names[..<n].enumerated() {
                 if earlier == name {
-                    throw InputError(.data, source: source, line: line,
+                    throw RecordsError.input(.data, source: source, line: line,
                         message: "header column \(n + 1) (\"\(name)\") repeats column \(m + 1); name each field once")
                 }
                 let (inner, outer) = earlier.count < name.count ? (name, earlier) : (earlier, name)
                 if inner.hasPrefix(outer + ".") {
-                    throw InputError(.data, source: source, line: line,
+                    throw RecordsError.input(.data, source: source, line: line,
                         message: "header columns \(m + 1) (\"\(earlier)\") and \(n + 1) (\"\(name)\") both set \"\(outer)\"; keep one of them")
                 }
             }

@@ -22,7 +22,7 @@ struct CSVRowScanner {
 
     /// Scans one piece of the current row: a whole row, or a physical line without its line
     /// break. Throws on text after a closing quote (`"a"b`).
-    mutating func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes, line: Int = 0) throws(FieldError) {
+    mutating func scan<Bytes: Collection<UInt8>>(_ bytes: Bytes, line: Int = 0) throws(RecordsError) {
         hasStarted = true
         rowBytes += bytes.count
         var i = bytes.startIndex
@@ -47,7 +47,7 @@ struct CSVRowScanner {
                 isInsideQuotes = true
                 quoteLine = line
             } else if afterQuote {
-                throw FieldError("unexpected text after a closing quote in field \(fields.count + 1)")
+                throw RecordsError.field("unexpected text after a closing quote in field \(fields.count + 1)")
             } else {
                 field.append(b)
             }

@@ -5,7 +5,7 @@ extension FieldFilter {
     /// error with a suggestion).
     ///
     /// The catalog and `atl-query -` both filter through this, so they agree on every record.
-    public func canonicalized(for schema: RecordSchema) throws(FilterError) -> FieldFilter {
+    public func canonicalized(for schema: RecordSchema) throws(RecordsError) -> FieldFilter {
         var filter = self
         let alias = schema.canonicalFieldName(path[0])
         if alias != path[0] {
@@ -16,10 +16,10 @@ extension FieldFilter {
         switch spec.kind {
         case .word(let vocabulary), .words(let vocabulary):
             let canonical: String
-            do throws(FieldError) {
+            do throws(RecordsError) {
                 canonical = try vocabulary.canonical(filter.operand)
             } catch {
-                throw FilterError("in '\(filter)': \(error.message)")
+                throw RecordsError.filter("in '\(filter)': \(error.reason)")
             }
             return try FieldFilter(path: filter.path, op: filter.op, operand: canonical)
         default:

@@ -29,16 +29,16 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
         return op == .has ? "\(field) has \(written)" : "\(field)\(op.rawValue)\(written)"
     }
 
-    public init(path: [String], op: Operator, operand: String) throws(FilterError) {
+    public init(path: [String], op: Operator, operand: String) throws(RecordsError) {
         self.path = path
         self.op = op
         self.operand = operand
         self.numericOperand = Double(operand).flatMap { $0.isFinite ? $0 : nil }
         if op == .matches || op == .notMatches {
-            do throws(RegexError) {
+            do throws(RecordsError) {
                 regex = try RegularExpression(operand)
             } catch {
-                throw FilterError(error.description)
+                throw RecordsError.filter(error.description)
             }
         } else {
             regex = nil
@@ -46,12 +46,12 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
     }
 
     /// Parses `field=value`, `field has value` and the like.
-    public static func parse(_ expression: String, today: Int = ISODate.today()) throws(FilterError) -> FieldFilter {
+    public static func parse(_ expression: String, today: Int = ISODate.today()) throws(RecordsError) -> FieldFilter {
         let text = expression.trimmingCharacters(in: .whitespaces)
         let fieldEnd = text.firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") } ?? text.endIndex
         let fieldText = String(text[..<fieldEnd])
         guard !fieldText.isEmpty, !fieldText.hasPrefix("."), !fieldText.hasSuffix("."), !fieldText.contains("..") else {
-            throw FilterError("expected a field name at the start of \"\(expression)\" (e.g. 'category=top')")
+            throw RecordsError.filter("expected a field name at the start of \"\(expression)\" (e.g. 'category=top')")
         }
         // From here on the expression is read scalar by scalar: operators and quotes are ASCII,
         // and a mark Unicode joins to one of them (`'\u{301}`) must not hide it.
@@ -66,19 +66,19 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
             op = found
             rest = rest.dropFirst(found.rawValue.unicodeScalars.count)
         } else {
-            throw FilterError("expected an operator (=, !=, <, <=, >, >=, ~, !~, has) after \"\(fieldText)\" in \"\(expression)\"")
+            throw RecordsError.filter("expected an operator (=, !=, <, <=, >, >=, ~, !~, has) after \"\(fieldText)\" in \"\(expression)\"")
         }
         var operand = String(Substring(rest.drop { $0 == " " }))
         // `price>>3` or `name=<x`: almost certainly a slip, not a value that starts with an operator.
         if op != .matches && op != .notMatches, let first = operand.unicodeScalars.first, Self.operatorScalars.contains(first) {
-            throw FilterError("unexpected \"\(first)\" after \"\(fieldText)\(op.rawValue)\" in \"\(expression)\"; quote a value that starts with it ('\(fieldText)\(op.rawValue)\"\(operand)\"')")
+            throw RecordsError.filter("unexpected \"\(first)\" after \"\(fieldText)\(op.rawValue)\" in \"\(expression)\"; quote a value that starts with it ('\(fieldText)\(op.rawValue)\"\(operand)\"')")
         }
         if let unquoted = Self.unquoted(operand) { operand = unquoted }
         if op != .matches && op != .notMatches, ISODate.parseDay(operand) == nil {
-            do throws(FieldError) {
+            do throws(RecordsError) {
                 if let day = try ISODate.resolveDay(operand, today: today) { operand = ISODate.formatDay(day) }
             } catch {
-                throw FilterError("in \"\(expression)\": \(error.message)")
+                throw RecordsError.filter("in \"\(expression)\": \(error.reason)")
             }
         }
         return try FieldFilter(path: fieldText.split(separator: ".").map(String.init), op: op, operand: operand)
@@ -174,11 +174,4 @@ public struct FieldFilter: Sendable, CustomStringConvertible {
             return nil
         }
     }
-}
-
-/// A `--where` expression that cannot be understood.
-public struct FilterError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

@@ -124,7 +124,7 @@ public enum ISODate {
     /// (units d, w, m for 30 days, y for 365 days), or an ISO day. Returns nil for text of
     /// another shape; throws when the shape is right but the day falls outside `dayRange`
     /// (`today+9223372036854775807w`), a count of any size included.
-    public static func resolveDay(_ text: String, today: Int) throws(FieldError) -> Int? {
+    public static func resolveDay(_ text: String, today: Int) throws(RecordsError) -> Int? {
         if let day = parseDay(text) { return day }
         let lower = Array(text.lowercased().utf8)
         let offsetDays: Int
@@ -164,7 +164,7 @@ public enum ISODate {
         return day
     }
 
-    private static func outOfRange(_ text: String) -> FieldError {
-        FieldError("\"\(text)\" is out of the range of dates, 0000-01-01 to 9999-12-31")
+    private static func outOfRange(_ text: String) -> RecordsError {
+        RecordsError.field("\"\(text)\" is out of the range of dates, 0000-01-01 to 9999-12-31")
     }
 }

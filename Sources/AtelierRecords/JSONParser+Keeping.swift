@@ -37,7 +37,7 @@ extension JSONParser {
     }
 
     /// The top-level object, building only the keys in `keys`.
-    mutating func parseObject(keeping keys: KeySet) throws(JSONSyntaxError) -> JSONObject {
+    mutating func parseObject(keeping keys: KeySet) throws(RecordsError) -> JSONObject {
         try enter()
         index += 1  // {
         var object = JSONObject()
@@ -72,7 +72,7 @@ extension JSONParser {
     }
 
     /// Validates and steps over a value without building it.
-    mutating func skipValue() throws(JSONSyntaxError) {
+    mutating func skipValue() throws(RecordsError) {
         guard let byte = peek() else { throw unexpected("a value") }
         switch byte {
         case UInt8(ascii: "{"):
@@ -130,7 +130,7 @@ extension JSONParser {
 
     /// Reads the key at `index` (its opening quote), checking its UTF-8 and refusing it when
     /// the object already has it.
-    mutating func readKey(_ seen: inout SeenKeys) throws(JSONSyntaxError) -> Key {
+    mutating func readKey(_ seen: inout SeenKeys) throws(RecordsError) -> Key {
         let column = index + 1  // of the opening quote
         let start = index + 1  // of the key's first byte
         let key: Key
@@ -172,8 +172,8 @@ extension JSONParser {
         return false
     }
 
-    private func duplicate(_ name: String, _ column: Int) -> JSONSyntaxError {
-        JSONSyntaxError("duplicate key \"\(name)\"", column: column)
+    private func duplicate(_ name: String, _ column: Int) -> RecordsError {
+        RecordsError.syntax("duplicate key \"\(name)\"", column: column)
     }
 
     /// A hash of a key's length and its first and last eight bytes: cheap (no loop over long

@@ -2,19 +2,19 @@ import Foundation
 
 // Numbers: exact integers where they fit, strtod for the rest.
 extension JSONParser {
-    mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseNumber() throws(RecordsError) -> JSONValue {
         let start = index
         var negative = false
         if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
         guard let first = peek(), first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
-            throw JSONSyntaxError("invalid number", column: start + 1)
+            throw RecordsError.syntax("invalid number", column: start + 1)
         }
         var integer: Int64 = 0
         var overflow = false
         if first == UInt8(ascii: "0") {
             index += 1
             if let next = peek(), next >= UInt8(ascii: "0"), next <= UInt8(ascii: "9") {
-                throw JSONSyntaxError("invalid number (leading zero)", column: start + 1)
+                throw RecordsError.syntax("invalid number (leading zero)", column: start + 1)
             }
         } else {
             while let d = peek(), d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") {
@@ -30,7 +30,7 @@ extension JSONParser {
             isInteger = false
             index += 1
             guard let d = peek(), d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") else {
-                throw JSONSyntaxError("invalid number (digit expected after '.')", column: index + 1)
+                throw RecordsError.syntax("invalid number (digit expected after '.')", column: index + 1)
             }
             while let d = peek(), d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { index += 1 }
         }
@@ -39,7 +39,7 @@ extension JSONParser {
             index += 1
             if let s = peek(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { index += 1 }
             guard let d = peek(), d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") else {
-                throw JSONSyntaxError("invalid number (digit expected in exponent)", column: index + 1)
+                throw RecordsError.syntax("invalid number (digit expected in exponent)", column: index + 1)
             }
             while let d = peek(), d >= UInt8(ascii: "0"), d <= UInt8(ascii: "9") { index += 1 }
         }
@@ -58,7 +58,7 @@ extension JSONParser {
             buffer[length] = 0
             return strtod(buffer.baseAddress!, nil)
         }
-        guard value.isFinite else { throw JSONSyntaxError("number out of range", column: start + 1) }
+        guard value.isFinite else { throw RecordsError.syntax("number out of range", column: start + 1) }
         return .double(value)
     }
 }

@@ -22,7 +22,7 @@ public struct JSONParser {
     }
 
     /// Parses one complete JSON value; only whitespace may follow it.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(RecordsError) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -31,10 +31,10 @@ public struct JSONParser {
     }
 
     /// Parses a JSON value from a string (tests, command-line arguments).
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ text: String) throws(RecordsError) -> JSONValue {
         var copy = text
-        let result: Result<JSONValue, JSONSyntaxError> = copy.withUTF8 { buffer in
-            do throws(JSONSyntaxError) {
+        let result: Result<JSONValue, RecordsError> = copy.withUTF8 { buffer in
+            do throws(RecordsError) {
                 return .success(try parse(UnsafeRawBufferPointer(buffer)))
             } catch {
                 return .failure(error)
@@ -48,12 +48,12 @@ public struct JSONParser {
     /// UTF-8, duplicate keys, depth): a line is refused exactly when the full parse refuses it.
     public static func parseObject(
         _ bytes: UnsafeRawBufferPointer, keeping keys: KeySet? = nil
-    ) throws(JSONSyntaxError) -> JSONObject {
+    ) throws(RecordsError) -> JSONObject {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         guard parser.peek() == UInt8(ascii: "{") else {
-            if parser.index >= bytes.count { throw JSONSyntaxError("empty line, expected a JSON object", column: 1) }
-            throw JSONSyntaxError("expected a JSON object", column: parser.index + 1)
+            if parser.index >= bytes.count { throw RecordsError.syntax("empty line, expected a JSON object", column: 1) }
+            throw RecordsError.syntax("expected a JSON object", column: parser.index + 1)
         }
         let object = if let keys { try parser.parseObject(keeping: keys) } else { try parser.parseObjectBody() }
         try parser.expectEnd()
@@ -91,10 +91,10 @@ public struct JSONParser {
         }
     }
 
-    mutating func expectEnd() throws(JSONSyntaxError) {
+    mutating func expectEnd() throws(RecordsError) {
         skipWhitespace()
         if index < bytes.count {
-            throw JSONSyntaxError("unexpected \(describe(bytes[index])) after the JSON value", column: index + 1)
+            throw RecordsError.syntax("unexpected \(describe(bytes[index])) after the JSON value", column: index + 1)
         }
     }
 
@@ -103,12 +103,12 @@ public struct JSONParser {
         return String(format: "byte 0x%02X", byte)
     }
 
-    func unexpected(_ expected: String) -> JSONSyntaxError {
-        guard let byte = peek() else { return JSONSyntaxError("unexpected end of line, expected \(expected)", column: index + 1) }
-        return JSONSyntaxError("unexpected \(describe(byte)), expected \(expected)", column: index + 1)
+    func unexpected(_ expected: String) -> RecordsError {
+        guard let byte = peek() else { return RecordsError.syntax("unexpected end of line, expected \(expected)", column: index + 1) }
+        return RecordsError.syntax("unexpected \(describe(byte)), expected \(expected)", column: index + 1)
     }
 
-    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseValue() throws(RecordsError) -> JSONValue {
         guard let byte = peek() else { throw unexpected("a value") }
         switch byte {
         case UInt8(ascii: "{"): return .object(try parseObjectBody())
@@ -122,23 +122,23 @@ public struct JSONParser {
         }
     }
 
-    mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(RecordsError) {
         let count = literal.utf8CodeUnitCount
         let start = index
         guard index + count <= bytes.count,
               memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
-        else { throw JSONSyntaxError("invalid literal, expected \(literal)", column: start + 1) }
+        else { throw RecordsError.syntax("invalid literal, expected \(literal)", column: start + 1) }
         index += count
     }
 
-    mutating func enter() throws(JSONSyntaxError) {
+    mutating func enter() throws(RecordsError) {
         depth += 1
         if depth > Self.maximumDepth {
-            throw JSONSyntaxError("nesting deeper than \(Self.maximumDepth) levels", column: index + 1)
+            throw RecordsError.syntax("nesting deeper than \(Self.maximumDepth) levels", column: index + 1)
         }
     }
 
-    mutating func parseObjectBody() throws(JSONSyntaxError) -> JSONObject {
+    mutating func parseObjectBody() throws(RecordsError) -> JSONObject {
         try enter()
         index += 1  // {
         var object = JSONObject()
@@ -165,7 +165,7 @@ public struct JSONParser {
                 if object.count >= 16 { seen = Set(object.keys + [keyName]) }
             }
             if duplicate {
-                throw JSONSyntaxError("duplicate key \"\(keyName)\"", column: keyColumn)
+                throw RecordsError.syntax("duplicate key \"\(keyName)\"", column: keyColumn)
             }
             object.appendUnchecked(keyName, value)
             skipWhitespace()
@@ -177,7 +177,7 @@ public struct JSONParser {
         }
     }
 
-    mutating func parseArray() throws(JSONSyntaxError) -> [JSONValue] {
+    mutating func parseArray() throws(RecordsError) -> [JSONValue] {
         try enter()
         index += 1  // [
         var array: [JSONValue] = []

@@ -18,7 +18,7 @@ public final class LineReader {
     public private(set) var bytesRead: Int = 0
 
     /// Opens `path` for reading; `-` means standard input.
-    public convenience init(path: String, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) throws(InputError) {
+    public convenience init(path: String, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) throws(RecordsError) {
         if path == "-" {
             self.init(fd: 0, source: "stdin", closeWhenDone: false, maximumLineBytes: maximumLineBytes)
             return
@@ -26,12 +26,12 @@ public final class LineReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw InputError(errno == ENOENT ? .missing : .io, source: path, message: "cannot open: \(reason)")
+            throw RecordsError.input(errno == ENOENT ? .missing : .io, source: path, message: "cannot open: \(reason)")
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw InputError(.missing, source: path, message: "is a directory, not a file")
+            throw RecordsError.input(.missing, source: path, message: "is a directory, not a file")
         }
         self.init(fd: fd, source: path, closeWhenDone: true, maximumLineBytes: maximumLineBytes)
     }
@@ -92,7 +92,7 @@ public final class LineReader {
             let n = read(fd, buffer + filled, capacity - filled)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .input(InputError(.io, source: source, line: lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))"))
+                throw .input(RecordsError.input(.io, source: source, line: lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))"))
             }
             if n == 0 { eof = true }
             bytesRead += n
@@ -123,20 +123,20 @@ public final class LineReader {
         }
     }
 
-    private func tooLong(_ line: Int) -> InputError {
-        InputError(.data, source: source, line: line, message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?")
+    private func tooLong(_ line: Int) -> RecordsError {
+        RecordsError.input(.data, source: source, line: line, message: "line is longer than \(maximumLineBytes >> 20) MiB; is this NDJSON?")
     }
 }
 
 /// An error from reading the input, or one thrown by the caller's line handler.
 public enum LineReaderError<E: Error>: Error {
-    case input(InputError)
+    case input(RecordsError)
     case body(E)
 }
 
-extension LineReaderError where E == InputError {
+extension LineReaderError where E == RecordsError {
     /// The error, whether reading failed or the line's handler refused it: both are input errors.
-    public var inputError: InputError {
+    public var inputError: RecordsError {
         switch self {
         case .input(let error), .body(let error): return error
         }

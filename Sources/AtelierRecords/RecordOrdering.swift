@@ -9,12 +9,12 @@ public struct SortKey: Sendable, CustomStringConvertible {
     }
 
     /// Parses `wearCount` or `-wearCount`.
-    public static func parse(_ text: String) throws(FilterError) -> SortKey {
+    public static func parse(_ text: String) throws(RecordsError) -> SortKey {
         var field = Substring(text.trimmingCharacters(in: .whitespaces))
         var descending = false
         if field.hasPrefix("-") { descending = true; field = field.dropFirst() } else if field.hasPrefix("+") { field = field.dropFirst() }
         guard field.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }), let path = parseFieldPath(field) else {
-            throw FilterError("expected a field to sort by, like 'wearCount' or '-wearCount', got \"\(text)\"")
+            throw RecordsError.filter("expected a field to sort by, like 'wearCount' or '-wearCount', got \"\(text)\"")
         }
         return SortKey(path: path, descending: descending)
     }
@@ -80,12 +80,12 @@ public func parseFieldPath<S: StringProtocol>(_ text: S) -> [String]? {
 }
 
 /// Parses a `--fields` (or `--columns`) list: comma-separated field paths (`id,name,price.amount`).
-public func parseFieldList(_ text: String, option: String = "--fields") throws(FilterError) -> [[String]] {
+public func parseFieldList(_ text: String, option: String = "--fields") throws(RecordsError) -> [[String]] {
     var paths: [[String]] = []
     for item in text.split(separator: ",", omittingEmptySubsequences: false) {
         let name = item.trimmingCharacters(in: .whitespaces)
         guard let path = parseFieldPath(name) else {
-            throw FilterError("in \(option) '\(text)': \(name.isEmpty ? "an empty name" : "\"\(name)\"") is not a field; list names like id,name,price.amount")
+            throw RecordsError.filter("in \(option) '\(text)': \(name.isEmpty ? "an empty name" : "\"\(name)\"") is not a field; list names like id,name,price.amount")
         }
         paths.append(path)
     }

@@ -27,7 +27,7 @@ public struct RecordSchema: Sendable {
     public func canonicalFieldName(_ name: String) -> String { field(name) == nil ? aliases[name] ?? name : name }
 
     /// Checks and normalises every known field of `record`; `null` is kept (it clears a field).
-    public func validate(_ record: JSONObject) throws(FieldError) -> JSONObject {
+    public func validate(_ record: JSONObject) throws(RecordsError) -> JSONObject {
         var out = JSONObject()
         for (key, value) in record {
             guard let spec = field(key), value != .null else {
@@ -41,7 +41,7 @@ public struct RecordSchema: Sendable {
 
     /// Normalises one value of a given kind; `field` names it in the error. Each kind's
     /// checks are a method of `FieldValue` (RecordSchema+FieldValue.swift).
-    public static func normalize(_ value: JSONValue, as kind: FieldKind, field: String) throws(FieldError) -> JSONValue {
+    public static func normalize(_ value: JSONValue, as kind: FieldKind, field: String) throws(RecordsError) -> JSONValue {
         let given = FieldValue(value: value, field: field)
         switch kind {
         case .any: return value
@@ -56,9 +56,9 @@ public struct RecordSchema: Sendable {
         case .words(let vocabulary): return .array(try given.words(in: vocabulary))
         case .texts: return .array(try given.texts())
         case .id(let prefix): return .string(try given.id(prefix: prefix))
-        case .ids(let prefix): return .array(try given.distinctItems { item throws(FieldError) in try normalize(item, as: .id(prefix: prefix), field: field) })
+        case .ids(let prefix): return .array(try given.distinctItems { item throws(RecordsError) in try normalize(item, as: .id(prefix: prefix), field: field) })
         case .imageID: return .string(try given.imageID())
-        case .imageIDs: return .array(try given.distinctItems { item throws(FieldError) in try normalize(item, as: .imageID, field: field) })
+        case .imageIDs: return .array(try given.distinctItems { item throws(RecordsError) in try normalize(item, as: .imageID, field: field) })
         case .hexColor: return .string(try given.hexColor())
         case .hash64: return .string(try given.hash64())
         case .money: return .object(try given.money())

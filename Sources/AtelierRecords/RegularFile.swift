@@ -12,36 +12,9 @@ import Foundation
 /// Record streams (NDJSON, CSV) are not opened this way: for them a FIFO (`<(cmd)`,
 /// `/dev/stdin`) is a legitimate input.
 public enum RegularFile {
-    /// Why a file could not be opened or read.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
-        /// `open` failed: `code` is its errno (`ENOENT` for a missing file).
-        case cannotOpen(path: String, code: Int32)
-        /// The name is a FIFO, a device, a socket or a directory.
-        case notARegularFile(path: String)
-        /// Reading failed part-way (`code` is errno), or the file shrank while being read (`code` 0).
-        case cannotRead(path: String, code: Int32)
-
-        public var path: String {
-            switch self {
-            case .cannotOpen(let path, _), .notARegularFile(let path), .cannotRead(let path, _): return path
-            }
-        }
-
-        /// What went wrong, without the path (callers put the path first, as `tool: path: …`).
-        public var reason: String {
-            switch self {
-            case .cannotOpen(_, let code): return "cannot read: \(String(cString: strerror(code)))"
-            case .notARegularFile: return "not a regular file"
-            case .cannotRead(_, let code): return code == 0 ? "the file shrank while being read" : "cannot read: \(String(cString: strerror(code)))"
-            }
-        }
-
-        public var description: String { "\(path): \(reason)" }
-    }
-
     /// A blocking, read-only descriptor of `path`, which is a regular file (symlinks followed),
     /// and its `stat`. The caller closes it.
-    public static func open(_ path: String) throws(Failure) -> (fd: Int32, info: stat) {
+    public static func open(_ path: String) throws(RecordsError) -> (fd: Int32, info: stat) {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw .cannotOpen(path: path, code: errno) }
         var info = stat()
@@ -59,12 +32,12 @@ public enum RegularFile {
     }
 
     /// Checks that `path` names a regular file that can be opened, without reading it.
-    public static func check(_ path: String) throws(Failure) {
+    public static func check(_ path: String) throws(RecordsError) {
         close(try open(path).fd)
     }
 
     /// The whole content of the regular file at `path`.
-    public static func read(_ path: String) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String) throws(RecordsError) -> [UInt8] {
         let (fd, info) = try open(path)
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))

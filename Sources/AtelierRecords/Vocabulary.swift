@@ -29,7 +29,7 @@ public struct Vocabulary: Sendable {
     public func contains(_ word: String) -> Bool { exact.contains(word) || canonicalByKey[Self.key(word)] != nil }
 
     /// The canonical spelling of `word`, or an error that names the nearest valid value.
-    public func canonical(_ word: String) throws(FieldError) -> String {
+    public func canonical(_ word: String) throws(RecordsError) -> String {
         if exact.contains(word) { return word }
         if let value = canonicalByKey[Self.key(word)] { return value }
         var message = "unknown \(name) \"\(word)\""
@@ -40,7 +40,7 @@ public struct Vocabulary: Sendable {
         } else {
             message += " (see atelier(7) for the list)"
         }
-        throw FieldError(message)
+        throw RecordsError.field(message)
     }
 
     /// The closest value by edit distance, when it is close enough to be a plausible typo.
@@ -74,12 +74,4 @@ public struct Vocabulary: Sendable {
         }
         return previous[b.count]
     }
-}
-
-/// A problem with one field of a record, before it is known which input and line it came from.
-public struct FieldError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    /// The message alone, so an interpolated error reads as words, not as Swift's debug text.
-    public var description: String { message }
 }

@@ -53,11 +53,11 @@ struct PhotoClassifier {
         var failure: Error?
         let bar = ProgressReporter(mode: progress, stage: "classifying", unit: "photos")
         var done = 0
-        do throws(LineReaderError<InputError>) {
-            try reader.forEachLine { (line, number) throws(InputError) in
+        do throws(LineReaderError<RecordsError>) {
+            try reader.forEachLine { (line, number) throws(RecordsError) in
                 guard failure == nil else { return }
                 let record: JSONObject
-                do throws(JSONSyntaxError) {
+                do throws(RecordsError) {
                     record = try JSONParser.parseObject(line)
                 } catch {
                     throw error.at(reader.source, line: number)

@@ -175,21 +175,20 @@ public struct ExportCommand: ParsableCommand {
         for file in files.isEmpty ? ["-"] : files {
             let reader = try LineReader(path: file)
             do {
-                try reader.forEachLine { (line, number) throws(InputError) in
+                try reader.forEachLine { (line, number) throws(RecordsError) in
                     do {
                         try body(try JSONParser.parseObject(line), line, reader.source, number)
-                    } catch let error as JSONSyntaxError {
+                    } catch let error as RecordsError {
+                        // A syntax or field error is placed at this line; others keep their place.
                         throw error.at(reader.source, line: number)
-                    } catch let error as InputError {
-                        throw error
                     } catch let error as ExitCodedError {
                         // An output's or a library's own error (a full disk, a closed pipe, a
                         // damaged mesh): carried out of the typed-throws reader with its exit
                         // code and rethrown below.
                         failure = error
-                        throw InputError(.io, source: reader.source, line: number, message: error.description)
+                        throw RecordsError.input(.io, source: reader.source, line: number, message: error.description)
                     } catch {
-                        throw InputError(.io, source: reader.source, line: number, message: "\(error)")
+                        throw RecordsError.input(.io, source: reader.source, line: number, message: "\(error)")
                     }
                 }
             } catch {

@@ -65,7 +65,7 @@ struct MeshExport {
     /// The mesh and its texture, read back from a model's `mesh/` files.
     static func readMesh(_ path: String, source: String, line: Int) throws -> TexturedMesh {
         let bytes: [UInt8]
-        do throws(RegularFile.Failure) {
+        do throws(RecordsError) {
             bytes = try RegularFile.read(path)
         } catch {
             if case .notARegularFile = error { throw ToolFailure("\(source):\(line): \(error)", .dataError) }
@@ -81,7 +81,7 @@ struct MeshExport {
             // Only a file beside the mesh: a name from the file is not a path to follow.
             let name = (textureFile as NSString).lastPathComponent
             let texturePath = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-            do throws(RegularFile.Failure) {
+            do throws(RecordsError) {
                 mesh.texturePNG = try RegularFile.read(texturePath)
             } catch {
                 if case .notARegularFile = error { throw ToolFailure("\(path): its texture \(error)", .dataError) }

@@ -143,9 +143,9 @@ public struct ImportCommand: ParsableCommand {
             let summary: RecordImporter.Summary
             do {
                 summary = try body(importer)
-            } catch let error as InputError where error.kind == .data {
+            } catch RecordsError.input(.data, let input, let line, let column, let message) {
                 let note = options.dryRun ? "" : "; nothing from \(source) was imported"
-                throw InputError(.data, source: error.source, line: error.line, column: error.column, message: error.message + note)
+                throw RecordsError.input(.data, source: input, line: line, column: column, message: message + note)
             }
             bar.finish(done: summary.records + summary.skipped)
             total.skipped += summary.skipped

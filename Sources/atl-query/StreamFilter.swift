@@ -33,7 +33,7 @@ final class StreamFilter {
 
     /// The conditions as they apply to `record`'s type (aliases resolved, enum values checked),
     /// worked out once per type.
-    private func filters(for record: JSONObject) throws(FilterError) -> [FieldFilter] {
+    private func filters(for record: JSONObject) throws(RecordsError) -> [FieldFilter] {
         guard case .string(let type)? = record["type"], let schema = Schemas.byType[type] else { return filters }
         if let known = filtersByType[type] { return known }
         var resolved: [FieldFilter] = []
@@ -47,17 +47,17 @@ final class StreamFilter {
     /// Filters one input; returns true when the limit is reached and reading can stop.
     func run(_ reader: LineReader, _ out: RecordOutput) throws -> Bool {
         var done = false
-        do throws(LineReaderError<InputError>) {
-            try reader.forEachLine { (line, number) throws(InputError) in
+        do throws(LineReaderError<RecordsError>) {
+            try reader.forEachLine { (line, number) throws(RecordsError) in
                 if done { return }
                 let record: JSONObject
-                do throws(JSONSyntaxError) {
+                do throws(RecordsError) {
                     record = try JSONParser.parseObject(line, keeping: keys)
                 } catch {
                     throw error.at(reader.source, line: number)
                 }
                 let applicable: [FieldFilter]
-                do throws(FilterError) {
+                do throws(RecordsError) {
                     applicable = try filters(for: record)
                 } catch {
                     done = true
@@ -88,7 +88,7 @@ final class StreamFilter {
     }
 
     private var outputError: OutputError?
-    private var filterError: FilterError?
+    private var filterError: RecordsError?
 
     /// Writes the sorted records, when sorting.
     func finish(_ out: RecordOutput) throws {
@@ -101,16 +101,16 @@ final class StreamFilter {
 
     /// Parses every record of one input that meets the conditions and hands it to `take`.
     func collect(_ reader: LineReader, _ take: (JSONObject) -> Void) throws {
-        do throws(LineReaderError<InputError>) {
-            try reader.forEachLine { (line, number) throws(InputError) in
+        do throws(LineReaderError<RecordsError>) {
+            try reader.forEachLine { (line, number) throws(RecordsError) in
                 guard filterError == nil else { return }
                 let record: JSONObject
-                do throws(JSONSyntaxError) {
+                do throws(RecordsError) {
                     record = try JSONParser.parseObject(line)
                 } catch {
                     throw error.at(reader.source, line: number)
                 }
-                do throws(FilterError) {
+                do throws(RecordsError) {
                     for filter in try filters(for: record) where !filter.matches(record) { return }
                 } catch {
                     filterError = error

@@ -29,7 +29,7 @@ struct ReconstructInput {
         do throws(LineReaderError<ReadFailure>) {
             try reader.forEachLine { (line, number) throws(ReadFailure) in
                 let record: JSONObject
-                do throws(JSONSyntaxError) {
+                do throws(RecordsError) {
                     record = try JSONParser.parseObject(line)
                 } catch {
                     throw .failed(error.at(reader.source, line: number))
@@ -37,7 +37,7 @@ struct ReconstructInput {
                 let type = record["type"]?.string
                 if type == "capture" || type == "image" {
                     guard let path = record["path"]?.string, !path.isEmpty else {
-                        throw .failed(InputError(.data, source: reader.source, line: number, message: "\(type!) record without a \"path\""))
+                        throw .failed(RecordsError.input(.data, source: reader.source, line: number, message: "\(type!) record without a \"path\""))
                     }
                     paths.append(path)
                     if type == "capture" { sawCapture = true }
@@ -72,7 +72,7 @@ struct ReconstructInput {
     /// the reconstruction, which leaves it out and says so.)
     func refuseIrregularFiles() throws {
         for path in sources.flatMap({ [$0.path, $0.maskPath].compactMap { $0 } }) {
-            do throws(RegularFile.Failure) {
+            do throws(RecordsError) {
                 try RegularFile.check(path)
             } catch {
                 if case .notARegularFile = error { throw error }
@@ -81,7 +81,7 @@ struct ReconstructInput {
     }
 
     enum ReadFailure: Error {
-        case failed(InputError)
+        case failed(RecordsError)
         case output(OutputError)
     }
 

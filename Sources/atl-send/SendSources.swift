@@ -56,9 +56,9 @@ enum SendSources {
         var items: [LocalBatch.Item] = []
         var taken = Set<String>()
         var ignored = 0
-        try reader.forEachLine { (line, number) throws(InputError) in
+        try reader.forEachLine { (line, number) throws(RecordsError) in
             let record: JSONObject
-            do throws(JSONSyntaxError) { record = try JSONParser.parseObject(line) } catch { throw error.at(reader.source, line: number) }
+            do throws(RecordsError) { record = try JSONParser.parseObject(line) } catch { throw error.at(reader.source, line: number) }
             guard case .string(let path)? = record["path"] else {
                 ignored += 1
                 return

@@ -172,7 +172,7 @@ final class CatalogBackupTests: XCTestCase {
     }
 
     /// Regression (issue 21, 6): a record the catalog refused came out as
-    /// `FieldError(message: "expected a garment record")`.
+    /// `RecordsError.field(message: "expected a garment record")`.
     func testRestoreMessagesCarryNoSwiftDebugText() throws {
         var backup = HandMadeBackup()
         backup.tables["garment"] = [#"{"type":"outfit","name":"Mixed up"}"#]

@@ -51,10 +51,10 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(updated["note2"], 1)
         XCTAssertEqual(updated["createdAt"], created["createdAt"])
         XCTAssertThrowsError(try store([["type": "garment", "id": "g_nope", "state": "toWash"]])) { error in
-            XCTAssertTrue((error as? FieldError)?.message.contains("no garment g_nope in the catalog to update") ?? false, "\(error)")
+            XCTAssertTrue((error as? RecordsError)?.reason.contains("no garment g_nope in the catalog to update") ?? false, "\(error)")
         }
         XCTAssertThrowsError(try store([["type": "garment", "name": "x", "category": "top", "subcategory": "jeans"]])) { error in
-            XCTAssertEqual((error as? FieldError)?.message, "subcategory \"jeans\" belongs to category \"bottom\", not \"top\"")
+            XCTAssertEqual((error as? RecordsError)?.reason, "subcategory \"jeans\" belongs to category \"bottom\", not \"top\"")
         }
         try store([["type": "garment", "op": "delete", "id": .string(id)]])
         XCTAssertEqual(try list("garment").count, 0)
@@ -107,7 +107,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(shirt["wearCount"], 1)
         XCTAssertEqual(shirt["lastWornOn"], "2026-11-20")
         XCTAssertThrowsError(try store([["type": "wear", "garment": "g_missing"]])) { error in
-            XCTAssertEqual((error as? FieldError)?.message, "no garment g_missing in the catalog")
+            XCTAssertEqual((error as? RecordsError)?.reason, "no garment g_missing in the catalog")
         }
         // Deleting a garment removes it from outfits and the log.
         try store([["type": "garment", "op": "delete", "id": g[0]]])
@@ -124,7 +124,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(viaImage["care"], ["wash-30-mild", "dry-flat"])
         XCTAssertThrowsError(try store([["type": "care", "symbols": ["wash-30"]]]))
         XCTAssertThrowsError(try store([["type": "laundry", "bin": "darks", "garments": [id, "g_nothere"]]])) { error in
-            XCTAssertEqual((error as? FieldError)?.message, "no garment g_nothere in the catalog")
+            XCTAssertEqual((error as? RecordsError)?.reason, "no garment g_nothere in the catalog")
         }
         let passed = try store([["type": "quality", "verdict": "good"]])
         XCTAssertEqual(passed[0]["verdict"], "good", "unknown types pass through")

@@ -35,7 +35,7 @@ enum CSVFuzz {
     }
 
     struct Outcome {
-        var records: [(record: Result<JSONObject, InputError>, line: Int)] = []
+        var records: [(record: Result<JSONObject, RecordsError>, line: Int)] = []
         var thrown: Error? = nil
     }
 
@@ -45,7 +45,7 @@ enum CSVFuzz {
         var outcome = Outcome()
         do {
             let reader = CSVRecordReader(reader: LineReader(fd: readEnd, source: "fuzz", closeWhenDone: true), defaultType: defaultType)
-            try reader.forEachRecord { (result, line) throws(InputError) in outcome.records.append((result, line)) }
+            try reader.forEachRecord { (result, line) throws(RecordsError) in outcome.records.append((result, line)) }
         } catch {
             outcome.thrown = error
         }

@@ -82,7 +82,7 @@ final class CSVParserFuzzTests: XCTestCase {
                 case .failure(let error): failures += 1; XCTAssertEqual(error.line, line, "case \(n): errors name their line")
                 }
             }
-            if let error = outcome.thrown as? InputError { XCTAssertNotNil(error.line, "case \(n): \(error)") }
+            if let error = outcome.thrown as? RecordsError { XCTAssertNotNil(error.line, "case \(n): \(error)") }
         }
         XCTAssertGreaterThan(failures, 50, "mutations should produce some row errors")
     }

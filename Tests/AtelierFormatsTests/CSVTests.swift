@@ -26,7 +26,7 @@ final class CSVTests: XCTestCase {
         defer { unlink(path) }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         var back: [JSONObject] = []
-        try CSVRecordReader(reader: LineReader(path: path), defaultType: "garment").forEachRecord { (result, _) throws(InputError) in
+        try CSVRecordReader(reader: LineReader(path: path), defaultType: "garment").forEachRecord { (result, _) throws(RecordsError) in
             back.append(try result.get())
         }
         XCTAssertEqual(back.count, 2)
@@ -43,12 +43,12 @@ final class CSVTests: XCTestCase {
         let path = NSTemporaryDirectory() + "bad-\(getpid()).csv"
         defer { unlink(path) }
         try "name,category\nA,top\nB,top,extra\n".write(toFile: path, atomically: true, encoding: .utf8)
-        var errors: [InputError] = []
-        try CSVRecordReader(reader: LineReader(path: path), defaultType: "garment").forEachRecord { (result, _) throws(InputError) in
+        var errors: [RecordsError] = []
+        try CSVRecordReader(reader: LineReader(path: path), defaultType: "garment").forEachRecord { (result, _) throws(RecordsError) in
             if case .failure(let e) = result { errors.append(e) }
         }
         XCTAssertEqual(errors.map(\.line), [3])
-        XCTAssertEqual(errors.first?.message, "row has 3 fields but the header has 2")
+        XCTAssertEqual(errors.first?.reason, "row has 3 fields but the header has 2")
     }
 
     /// Regression: a header naming one field twice (`name,category,name`) was accepted and the
@@ -58,9 +58,9 @@ final class CSVTests: XCTestCase {
         for (header, words) in [("name,category,name", "repeats column 1"), ("price,category,price.amount", "both set \"price\""),
                                 ("price.amount,price", "both set \"price\""), (" name ,name", "repeats column 1")] {
             let outcome = CSVFuzz.read(Array("\(header)\nA,top,B\n".utf8), defaultType: "garment")
-            let error = outcome.thrown as? InputError
+            let error = outcome.thrown as? RecordsError
             XCTAssertEqual(error?.line, 1, header)
-            XCTAssertTrue(error?.message.contains(words) ?? false, "\(header): \(String(describing: outcome.thrown))")
+            XCTAssertTrue(error?.reason.contains(words) ?? false, "\(header): \(String(describing: outcome.thrown))")
             XCTAssertTrue(outcome.records.isEmpty, header)
         }
         let good = CSVFuzz.read(Array("price.amount,price.currency\n1,EUR\n".utf8), defaultType: "garment")
@@ -89,10 +89,10 @@ final class CSVTests: XCTestCase {
         try assertNoCrash("a CSV header named \".\"") {
             for header in [".", "..", " . ", "a.", ".a", "a..b"] {
                 let outcome = CSVFuzz.read(Array("id,\(header)\n1,x\n".utf8), defaultType: "garment")
-                let error = outcome.thrown as? InputError
+                let error = outcome.thrown as? RecordsError
                 XCTAssertEqual(error?.line, 1, header)
                 XCTAssertEqual(error?.source, "fuzz", header)
-                XCTAssertTrue(error?.message.contains("header column 2") ?? false, "\(String(describing: error))")
+                XCTAssertTrue(error?.reason.contains("header column 2") ?? false, "\(String(describing: error))")
             }
             XCTAssertEqual(try CSVFuzz.read(Array("id,a.b.c\n1,x\n".utf8), defaultType: "garment").records.first?.record.get()["a"],
                            ["b": ["c": "x"]], "dotted names still nest")
@@ -121,7 +121,7 @@ final class CSVTests: XCTestCase {
         let reader = CSVRecordReader(reader: LineReader(fd: readEnd, source: "notes.csv", closeWhenDone: true, maximumLineBytes: 1000),
                                      defaultType: "garment")
         var records = 0
-        XCTAssertThrowsError(try reader.forEachRecord { (result, _) throws(InputError) in _ = try result.get(); records += 1 }) { error in
+        XCTAssertThrowsError(try reader.forEachRecord { (result, _) throws(RecordsError) in _ = try result.get(); records += 1 }) { error in
             XCTAssertEqual("\(error)", "notes.csv:3: the quoted field that opens on this line runs past 1000 bytes; is its closing quote missing?")
         }
         XCTAssertEqual(records, 1)

@@ -4,14 +4,14 @@ import XCTest
 final class DomainTests: XCTestCase {
     func testVocabularySuggestsTheNearestValue() {
         XCTAssertThrowsError(try Domain.category.canonical("outwear")) { error in
-            XCTAssertEqual((error as? FieldError)?.message, "unknown category \"outwear\"; did you mean \"outerwear\"?")
+            XCTAssertEqual((error as? RecordsError)?.reason, "unknown category \"outwear\"; did you mean \"outerwear\"?")
         }
         XCTAssertEqual(try Domain.category.canonical("One Piece"), "onePiece")
         XCTAssertEqual(try Domain.season.canonical("Fall"), "autumn")
         XCTAssertEqual(try Domain.state.canonical("to-wash"), "toWash")
         XCTAssertEqual(try Domain.careSymbol.canonical("WASH-40"), "wash-40")
         XCTAssertThrowsError(try Domain.season.canonical("monsoon")) { error in
-            XCTAssertTrue((error as? FieldError)?.message.contains("expected one of: spring, summer, autumn, winter") ?? false)
+            XCTAssertTrue((error as? RecordsError)?.reason.contains("expected one of: spring, summer, autumn, winter") ?? false)
         }
     }
 
@@ -45,7 +45,7 @@ final class DomainTests: XCTestCase {
         XCTAssertEqual(normalized["createdAt"], "2026-11-21T10:00:00Z")
         XCTAssertEqual(normalized["custom"], ["kept": true])
         func message(_ r: JSONObject) -> String? {
-            do { _ = try Schemas.garment.validate(r); return nil } catch { return error.message }
+            do { _ = try Schemas.garment.validate(r); return nil } catch { return error.reason }
         }
         XCTAssertEqual(message(["price": ["amount": "12,50"]]), #"field "price.amount" must be a number, got "12,50""#)
         XCTAssertEqual(message(["wearCount": -1]), #"field "wearCount" must be at least 0, got -1"#)

@@ -80,7 +80,7 @@ final class FieldFilterTests: XCTestCase {
     /// Regression: `ISODate.resolveDay` multiplied and added the count of `today+Nd` without
     /// overflow checks, and `civil(fromDayNumber:)` added to the day number, so
     /// `--where 'lastWornOn<today+9223372036854775807w'` trapped. A relative date outside the
-    /// years 0000–9999 is now a FilterError (a usage error), whatever the size of its count.
+    /// years 0000–9999 is now a RecordsError (a usage error), whatever the size of its count.
     func testRelativeDateWithAHugeCountDoesNotCrash() throws {
         try assertNoCrash("huge relative dates") {
             for text in ["d<today+9223372036854775807w", "d<today+9223372036854775807d", "d<today+9223372036854000000d",

@@ -9,7 +9,7 @@ enum JSONFuzzOracle {
     /// only match when bytes are compared exactly.
     static let keepSets: [[String]] = [[], ["type"], ["type", "id"], ["a", "é", "😀"], ["b", "price", "", "\u{0}"]]
 
-    typealias Parse = ([UInt8], [String]?) -> Result<JSONObject, JSONSyntaxError>
+    typealias Parse = ([UInt8], [String]?) -> Result<JSONObject, RecordsError>
 
     /// What is wrong with how `JSONParser` (or a stand-in, to test the oracle) reads `bytes`.
     static func check(_ bytes: [UInt8], parse: Parse = JSONFuzzOracle.parse) -> String? {
@@ -44,9 +44,9 @@ enum JSONFuzzOracle {
         return nil
     }
 
-    static func parse(_ bytes: [UInt8], keeping keys: [String]?) -> Result<JSONObject, JSONSyntaxError> {
+    static func parse(_ bytes: [UInt8], keeping keys: [String]?) -> Result<JSONObject, RecordsError> {
         bytes.withUnsafeBytes { buffer in
-            do throws(JSONSyntaxError) {
+            do throws(RecordsError) {
                 return .success(try JSONParser.parseObject(buffer, keeping: keys.map { JSONParser.KeySet($0) }))
             } catch {
                 return .failure(error)
@@ -54,7 +54,7 @@ enum JSONFuzzOracle {
         }
     }
 
-    static func compare(_ actual: Result<JSONObject, JSONSyntaxError>, _ expected: Result<[(key: String, value: ReferenceValue)], ReferenceJSON.Failure>,
+    static func compare(_ actual: Result<JSONObject, RecordsError>, _ expected: Result<[(key: String, value: ReferenceValue)], ReferenceJSON.Failure>,
                         mode: String, _ bytes: [UInt8]) -> String? {
         switch (actual, expected) {
         case (.success(let object), .success(let entries)):
@@ -65,14 +65,14 @@ enum JSONFuzzOracle {
         case (.success, .failure(let reason)):
             return "\(mode) accepted what the reference refuses (\(reason))\n  input: \(describe(bytes))"
         case (.failure(let error), .success):
-            return "\(mode) refused what the reference accepts (\(error.message), column \(error.column))\n  input: \(describe(bytes))"
+            return "\(mode) refused what the reference accepts (\(error.reason), column \(error.column))\n  input: \(describe(bytes))"
         }
     }
 
-    static func verdict(_ result: Result<JSONObject, JSONSyntaxError>) -> String {
+    static func verdict(_ result: Result<JSONObject, RecordsError>) -> String {
         switch result {
         case .success: return "accepts"
-        case .failure(let e): return "refuses (\(e.message), column \(e.column))"
+        case .failure(let e): return "refuses (\(e.reason), column \(e.column))"
         }
     }
 

@@ -4,7 +4,7 @@ import XCTest
 final class JSONParserTests: XCTestCase {
     func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
 
-    func syntaxError(_ text: String) -> JSONSyntaxError? {
+    func syntaxError(_ text: String) -> RecordsError? {
         do { _ = try JSONParser.parse(text); return nil } catch { return error }
     }
 
@@ -49,18 +49,18 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(syntaxError(#"{"a":1,}"#)?.column, 8)
         XCTAssertEqual(syntaxError(#"{"a" 1}"#)?.column, 6)
         XCTAssertEqual(syntaxError(#"{"a":tru}"#)?.column, 6)
-        XCTAssertEqual(syntaxError(#"{"a":01}"#)?.message, "invalid number (leading zero)")
+        XCTAssertEqual(syntaxError(#"{"a":01}"#)?.reason, "invalid number (leading zero)")
         XCTAssertEqual(syntaxError(#"{"a":1} x"#)?.column, 9)
         XCTAssertNotNil(syntaxError(#"{"a":"unterminated}"#))
         XCTAssertNotNil(syntaxError("{\"a\":\"raw\nnewline\"}"))
         XCTAssertNotNil(syntaxError(#"{"a":"\ud800"}"#), "lone surrogate")
-        XCTAssertEqual(syntaxError(#"{"a":1,"a":2}"#)?.message, "duplicate key \"a\"")
+        XCTAssertEqual(syntaxError(#"{"a":1,"a":2}"#)?.reason, "duplicate key \"a\"")
     }
 
     func testRejectsInvalidUTF8() {
         var bytes = Array(#"{"a":"x"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
         XCTAssertThrowsError(try bytes.withUnsafeMutableBytes { try JSONParser.parseObject(UnsafeRawBufferPointer($0)) }) { error in
-            XCTAssertEqual((error as? JSONSyntaxError)?.message, "invalid UTF-8 in a string")
+            XCTAssertEqual((error as? RecordsError)?.reason, "invalid UTF-8 in a string")
         }
         // Also in a value that is skipped rather than built.
         XCTAssertThrowsError(try bytes.withUnsafeMutableBytes { try JSONParser.parseObject(UnsafeRawBufferPointer($0), keeping: JSONParser.KeySet(["b"])) })
@@ -68,7 +68,7 @@ final class JSONParserTests: XCTestCase {
 
     func testBoundsNestingDepth() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        XCTAssertTrue(syntaxError(deep)?.message.contains("nesting") ?? false)
+        XCTAssertTrue(syntaxError(deep)?.reason.contains("nesting") ?? false)
     }
 
     func testKeepingOnlySomeKeysStillValidates() throws {
@@ -86,7 +86,7 @@ final class JSONParserTests: XCTestCase {
         XCTAssertNotNil(syntaxError("{\(keys),\"k7\":1}"))
     }
 
-    func kept(_ bytes: [UInt8], _ keys: [String] = ["type"]) -> Result<JSONObject, JSONSyntaxError> {
+    func kept(_ bytes: [UInt8], _ keys: [String] = ["type"]) -> Result<JSONObject, RecordsError> {
         JSONFuzzOracle.parse(bytes, keeping: keys)
     }
 

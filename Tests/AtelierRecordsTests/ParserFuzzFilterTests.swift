@@ -63,10 +63,10 @@ final class ParserFuzzFilterTests: XCTestCase {
             let day = sign == "+" ? Decimal(Self.today) + days : Decimal(Self.today) - days
             let want = day >= Decimal(range.lowerBound) && day <= Decimal(range.upperBound) ? NSDecimalNumber(decimal: day).intValue : nil
             let got: Int?
-            do throws(FieldError) {
+            do throws(RecordsError) {
                 got = try ISODate.resolveDay(text, today: Self.today)
             } catch {
-                XCTAssertNil(want, "\(text) refused: \(error.message)")
+                XCTAssertNil(want, "\(text) refused: \(error.reason)")
                 continue
             }
             XCTAssertNotNil(got, text)

@@ -169,7 +169,7 @@ final class ParserFuzzTests: XCTestCase {
                     if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) }
                     if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") { depth -= 1 }
                 }
-                if deepest == JSONParser.maximumDepth { return .failure(JSONSyntaxError("planted", column: 1)) }
+                if deepest == JSONParser.maximumDepth { return .failure(RecordsError.syntax("planted", column: 1)) }
                 return JSONFuzzOracle.parse(bytes, keeping: keys)
             }),
             ("keeping: builds one key too many", { bytes, keys in

@@ -83,7 +83,7 @@ final class RecordSchemaNormalizeTests: XCTestCase {
             do {
                 actual = JSONWriter.string(try RecordSchema.normalize(value, as: kind, field: "f"))
             } catch {
-                actual = "error: \(error.message)"
+                actual = "error: \(error.reason)"
             }
             XCTAssertEqual(actual, expected, "\(kind) \(input)")
         }

@@ -13,7 +13,7 @@ final class RegexDifferentialTests: XCTestCase {
         var compared = 0
         for _ in 0..<3000 {
             let pattern = generator.pattern()
-            let ours = Result { () throws(RegexError) in try RegularExpression(pattern) }
+            let ours = Result { () throws(RecordsError) in try RegularExpression(pattern) }
             let icu = Result { try NSRegularExpression(pattern: pattern) }
             switch (ours, icu) {
             case let (.success(ours), .success(icu)):

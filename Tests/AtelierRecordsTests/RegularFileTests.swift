@@ -18,18 +18,18 @@ final class RegularFileTests: XCTestCase {
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
         let start = Date()
         XCTAssertThrowsError(try RegularFile.read(fifo)) { error in
-            XCTAssertEqual(error as? RegularFile.Failure, .notARegularFile(path: fifo))
+            XCTAssertEqual(error as? RecordsError, .notARegularFile(path: fifo))
             XCTAssertEqual("\(error)", "\(fifo): not a regular file")
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
     func testDevicesDirectoriesAndMissingFilesAreRefused() {
-        XCTAssertThrowsError(try RegularFile.check("/dev/zero")) { XCTAssertEqual($0 as? RegularFile.Failure, .notARegularFile(path: "/dev/zero")) }
-        XCTAssertThrowsError(try RegularFile.check(dir)) { XCTAssertEqual($0 as? RegularFile.Failure, .notARegularFile(path: dir)) }
+        XCTAssertThrowsError(try RegularFile.check("/dev/zero")) { XCTAssertEqual($0 as? RecordsError, .notARegularFile(path: "/dev/zero")) }
+        XCTAssertThrowsError(try RegularFile.check(dir)) { XCTAssertEqual($0 as? RecordsError, .notARegularFile(path: dir)) }
         XCTAssertThrowsError(try RegularFile.check(dir + "/none")) {
-            XCTAssertEqual($0 as? RegularFile.Failure, .cannotOpen(path: dir + "/none", code: ENOENT))
-            XCTAssertEqual(($0 as? RegularFile.Failure)?.reason, "cannot read: No such file or directory")
+            XCTAssertEqual($0 as? RecordsError, .cannotOpen(path: dir + "/none", code: ENOENT))
+            XCTAssertEqual(($0 as? RecordsError)?.reason, "cannot read: No such file or directory")
         }
     }
 

@@ -32,16 +32,16 @@ final class SupportTests: XCTestCase {
         let long = String(repeating: "x", count: 3 << 20)
         try ("a\r\n\n  \n\(long)\nlast").write(toFile: path, atomically: true, encoding: .utf8)
         var seen: [(Int, Int)] = []
-        try LineReader(path: path).forEachLine { (line: UnsafeRawBufferPointer, number: Int) throws(InputError) in seen.append((number, line.count)) }
+        try LineReader(path: path).forEachLine { (line: UnsafeRawBufferPointer, number: Int) throws(RecordsError) in seen.append((number, line.count)) }
         XCTAssertEqual(seen.map(\.0), [1, 4, 5])
         XCTAssertEqual(seen.map(\.1), [1, 3 << 20, 4])
         let small = LineReader(fd: open(path, O_RDONLY), source: "x", closeWhenDone: true, maximumLineBytes: 1 << 20)
-        XCTAssertThrowsError(try small.forEachLine { (_: UnsafeRawBufferPointer, _: Int) throws(InputError) in }) { error in
-            guard case .input(let e)? = error as? LineReaderError<InputError> else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(try small.forEachLine { (_: UnsafeRawBufferPointer, _: Int) throws(RecordsError) in }) { error in
+            guard case .input(let e)? = error as? LineReaderError<RecordsError> else { return XCTFail("\(error)") }
             XCTAssertEqual(e.line, 4)
-            XCTAssertTrue(e.message.contains("longer than 1 MiB"))
+            XCTAssertTrue(e.reason.contains("longer than 1 MiB"))
         }
-        XCTAssertThrowsError(try LineReader(path: "/nonexistent/x")) { XCTAssertEqual(($0 as? InputError)?.kind, .missing) }
+        XCTAssertThrowsError(try LineReader(path: "/nonexistent/x")) { guard case .input(.missing, _, _, _, _)? = $0 as? RecordsError else { return XCTFail("\($0)") } }
     }
 
     /// Regression: `LineReader` checked the bound when it found a `\n`, or when its buffer was

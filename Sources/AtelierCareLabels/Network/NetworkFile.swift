@@ -77,7 +77,7 @@ enum NetworkFile {
         do {
             header = try JSONParser.parseObject(UnsafeRawBufferPointer(rebasing: bytes[headerStart..<headerEnd]))
         } catch {
-            throw .badHeader(source: source, reason: "line 2 is not a JSON object: \(error.message) (column \(error.column))")
+            throw .badHeader(source: source, reason: "line 2 is not a JSON object: \(error.reason) (column \(error.column ?? 0))")
         }
         var contents = Contents(name: "", input: PartialShape(channels: 0), normalization: nil, layers: [], classes: [], meta: [:])
         let specs = try readHeader(header, source: source, into: &contents)

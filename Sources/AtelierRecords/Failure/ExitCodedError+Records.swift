@@ -1,12 +1,18 @@
 // The exit codes of the record layer's errors (DESIGN.md "Exit codes"): bad input data 65, a
 // missing input 66, an unreadable one 74, a bad expression on the command line 64.
 
-extension InputError: ExitCodedError {
+extension RecordsError: ExitCodedError {
     public var sysexit: Sysexit {
-        switch kind {
-        case .data: return .dataError
-        case .missing: return .noInput
-        case .io: return .ioError
+        switch self {
+        case .input(.data, _, _, _, _), .syntax, .field: return .dataError
+        case .input(.missing, _, _, _, _): return .noInput
+        case .input(.io, _, _, _, _): return .ioError
+        // A condition comes from the command line (`--where name~…`): a bad one is a usage error.
+        case .filter, .regexSyntax, .regexUnsupported, .regexTooLarge: return .usage
+        // Missing or unreadable 66, a FIFO or device 65, a read cut short 74.
+        case .cannotOpen: return .noInput
+        case .notARegularFile: return .dataError
+        case .cannotRead: return .ioError
         }
     }
 }
@@ -23,32 +29,4 @@ extension LineReaderError: ExitCodedError, CustomStringConvertible {
     public var description: String { "\(underlying)" }
 
     public var sysexit: Sysexit { (underlying as? ExitCodedError)?.sysexit ?? .software }
-}
-
-extension FilterError: ExitCodedError {
-    public var sysexit: Sysexit { .usage }
-}
-
-extension FieldError: ExitCodedError {
-    public var sysexit: Sysexit { .dataError }
-}
-
-extension JSONSyntaxError: ExitCodedError {
-    public var sysexit: Sysexit { .dataError }
-}
-
-extension RegexError: ExitCodedError {
-    /// A pattern comes from the command line (`--where name~…`), so a bad one is a usage error.
-    public var sysexit: Sysexit { .usage }
-}
-
-extension RegularFile.Failure: ExitCodedError {
-    /// Missing or unreadable 66, a FIFO or device 65, a read cut short 74.
-    public var sysexit: Sysexit {
-        switch self {
-        case .cannotOpen: return .noInput
-        case .notARegularFile: return .dataError
-        case .cannotRead: return .ioError
-        }
-    }
 }

@@ -12,7 +12,7 @@ extension RegexParser {
     }
 
     /// An escape outside a class, after the backslash.
-    mutating func parseEscape() throws(RegexError) -> (nodes: [RegexNode], repeatable: Bool) {
+    mutating func parseEscape() throws(RecordsError) -> (nodes: [RegexNode], repeatable: Bool) {
         switch try readEscape(inSet: false) {
         case .scalar(let value): return ([literal(value)], true)
         case .item(let item): return ([.scalar(RegexCharSet(items: [item]))], true)
@@ -28,7 +28,7 @@ extension RegexParser {
     }
 
     /// Reads one escape after its backslash.
-    mutating func readEscape(inSet: Bool) throws(RegexError) -> Escape {
+    mutating func readEscape(inSet: Bool) throws(RecordsError) -> Escape {
         let backslash = position - 1
         guard let c = peek else { throw syntax("\"\\\" at the end of the pattern (write \\\\ for a backslash)", at: backslash) }
         position += 1
@@ -94,7 +94,7 @@ extension RegexParser {
     }
 
     /// `\xhh` (one or two hex digits) or `\x{h…}` (one to six), after the `x`.
-    private mutating func readHexEscape(backslash: Int) throws(RegexError) -> UInt32 {
+    private mutating func readHexEscape(backslash: Int) throws(RecordsError) -> UInt32 {
         let bad = syntax("\"\\x\" must be followed by one or two hex digits, or by {hex}", at: backslash)
         if peek == ascii("{") {
             position += 1
@@ -118,7 +118,7 @@ extension RegexParser {
     }
 
     /// Exactly `digits` hex digits (`\uhhhh`, `\Uhhhhhhhh`).
-    private mutating func readHex(digits: Int, backslash: Int) throws(RegexError) -> UInt32 {
+    private mutating func readHex(digits: Int, backslash: Int) throws(RecordsError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<digits {
             guard let d = peek.flatMap(hexValue) else {

@@ -1,7 +1,7 @@
 /// Character classes: `[abc]`, `[^a-z]`, `[\d_]`.
 extension RegexParser {
     /// A class, after its `[`.
-    mutating func parseSet() throws(RegexError) -> RegexCharSet {
+    mutating func parseSet() throws(RecordsError) -> RegexCharSet {
         let open = position - 1
         var set = RegexCharSet(items: [], caseInsensitive: caseInsensitive)
         if peek == ascii("^") {
@@ -51,7 +51,7 @@ extension RegexParser {
     }
 
     /// One character or escape inside a class.
-    private mutating func parseSetElement() throws(RegexError) -> Escape {
+    private mutating func parseSetElement() throws(RecordsError) -> Escape {
         let c = scalars[position]
         position += 1
         guard c == ascii("\\") else { return .scalar(c) }

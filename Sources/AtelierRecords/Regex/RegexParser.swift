@@ -17,7 +17,7 @@ struct RegexParser {
     /// Deeper nesting is refused, so that neither parsing nor compiling can exhaust the stack.
     static let maxDepth = 200
 
-    static func parse(_ pattern: String) throws(RegexError) -> RegexNode {
+    static func parse(_ pattern: String) throws(RecordsError) -> RegexNode {
         var parser = RegexParser(pattern: pattern, scalars: pattern.unicodeScalars.map(\.value))
         let node = try parser.parseAlternation()
         if parser.position < parser.scalars.count { throw parser.syntax("\")\" without a matching \"(\"") }
@@ -28,15 +28,15 @@ struct RegexParser {
 
     func peek(_ ahead: Int) -> UInt32? { position + ahead < scalars.count ? scalars[position + ahead] : nil }
 
-    func syntax(_ reason: String, at offset: Int? = nil) -> RegexError {
-        .syntax(pattern: pattern, offset: min(offset ?? position, scalars.count), reason: reason)
+    func syntax(_ reason: String, at offset: Int? = nil) -> RecordsError {
+        .regexSyntax(pattern: pattern, offset: min(offset ?? position, scalars.count), reason: reason)
     }
 
-    func unsupported(_ construct: String, _ reason: String) -> RegexError {
-        .unsupported(pattern: pattern, construct: construct, reason: reason)
+    func unsupported(_ construct: String, _ reason: String) -> RecordsError {
+        .regexUnsupported(pattern: pattern, construct: construct, reason: reason)
     }
 
-    mutating func parseAlternation() throws(RegexError) -> RegexNode {
+    mutating func parseAlternation() throws(RecordsError) -> RegexNode {
         var branches = [try parseSequence()]
         while peek == ascii("|") {
             position += 1
@@ -45,7 +45,7 @@ struct RegexParser {
         return branches.count == 1 ? branches[0] : .alternation(branches)
     }
 
-    private mutating func parseSequence() throws(RegexError) -> RegexNode {
+    private mutating func parseSequence() throws(RecordsError) -> RegexNode {
         var items: [RegexNode] = []
         while let c = peek, c != ascii("|"), c != ascii(")") {
             let start = position
@@ -64,7 +64,7 @@ struct RegexParser {
         var repeatable = true
     }
 
-    private mutating func parseAtom() throws(RegexError) -> Atom {
+    private mutating func parseAtom() throws(RecordsError) -> Atom {
         let c = scalars[position]
         position += 1
         switch c {
@@ -89,7 +89,7 @@ struct RegexParser {
 
     // MARK: Groups
 
-    private mutating func parseGroup() throws(RegexError) -> Atom {
+    private mutating func parseGroup() throws(RecordsError) -> Atom {
         let open = position - 1
         guard depth < Self.maxDepth else {
             throw unsupported("groups nested more than \(Self.maxDepth) deep", "is more than a filter needs")
@@ -127,7 +127,7 @@ struct RegexParser {
     }
 
     /// `<name>` of a named group; the name does not matter here, but ICU's rules for it do.
-    private mutating func skipGroupName() throws(RegexError) {
+    private mutating func skipGroupName() throws(RecordsError) {
         position += 1
         let start = position
         while let c = peek, isASCIILetter(c) || (position > start && c >= ascii("0") && c <= ascii("9")) { position += 1 }
@@ -138,7 +138,7 @@ struct RegexParser {
     /// `(?flags)` or the start of `(?flags:…)`, after the `(?`, setting the flags. Returns true
     /// for `(?flags)`, whose flags apply to the rest of the enclosing group, false when a group
     /// body follows.
-    private mutating func parseFlags() throws(RegexError) -> Bool {
+    private mutating func parseFlags() throws(RecordsError) -> Bool {
         var on = true
         var sawAny = false
         var (insensitive, all) = (caseInsensitive, dotAll)
@@ -172,7 +172,7 @@ struct RegexParser {
 
     // MARK: Quantifiers
 
-    private mutating func parseQuantifier(on node: RegexNode, repeatable: Bool, atomStart: Int) throws(RegexError) -> RegexNode {
+    private mutating func parseQuantifier(on node: RegexNode, repeatable: Bool, atomStart: Int) throws(RecordsError) -> RegexNode {
         guard let c = peek, c == ascii("*") || c == ascii("+") || c == ascii("?") || c == ascii("{") else { return node }
         let quantifierStart = position
         guard repeatable else { throw syntax("an assertion cannot be repeated", at: quantifierStart) }
@@ -197,7 +197,7 @@ struct RegexParser {
     }
 
     /// `{m}`, `{m,}` or `{m,n}`, after the `{`.
-    private mutating func parseInterval(openedAt open: Int) throws(RegexError) -> (Int, Int?) {
+    private mutating func parseInterval(openedAt open: Int) throws(RecordsError) -> (Int, Int?) {
         let bad = syntax("a repetition must read {m}, {m,} or {m,n} with m ≤ n", at: open)
         guard let low = parseCount() else { throw bad }
         var high: Int? = low

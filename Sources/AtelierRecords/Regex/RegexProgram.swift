@@ -16,7 +16,7 @@ struct RegexProgram: Sendable {
         case match
     }
 
-    /// Patterns compiling to more instructions are refused (`RegexError.tooLarge`): the cost of
+    /// Patterns compiling to more instructions are refused (`RecordsError.tooLarge`): the cost of
     /// a match grows with the program, and a filter has no need for a bigger one.
     static let maxInstructions = 5_000
 
@@ -28,10 +28,10 @@ struct RegexProgram: Sendable {
     /// Which assertions occur, so the matcher works out only the context they need.
     private(set) var assertions: Set<RegexAssertion> = []
 
-    init(_ pattern: String) throws(RegexError) {
+    init(_ pattern: String) throws(RecordsError) {
         let node = try RegexParser.parse(pattern)
         guard Self.size(of: node) <= Self.maxInstructions - 1 else {
-            throw .tooLarge(pattern: pattern, limit: Self.maxInstructions)
+            throw .regexTooLarge(pattern: pattern, limit: Self.maxInstructions)
         }
         let matchIndex = append(.match)
         start = emit(node, then: matchIndex)

@@ -17,7 +17,7 @@ public final class RegularExpression: @unchecked Sendable, CustomStringConvertib
 
     /// Compiles `pattern`; throws when it is not a regular expression, uses a construct that
     /// cannot be matched in linear time, or expands to too large a program.
-    public init(_ pattern: String) throws(RegexError) {
+    public init(_ pattern: String) throws(RecordsError) {
         self.pattern = pattern
         matcher = RegexMatcher(try RegexProgram(pattern))
     }

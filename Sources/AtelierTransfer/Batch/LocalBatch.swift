@@ -139,12 +139,13 @@ public enum LocalBatchError: Error, Equatable, CustomStringConvertible {
 extension LocalBatchError {
     /// Opens `path` for reading without blocking on a FIFO or device (`RegularFile`).
     static func opening(_ path: String) throws(LocalBatchError) -> (fd: Int32, info: stat) {
-        do throws(RegularFile.Failure) {
+        do throws(RecordsError) {
             return try RegularFile.open(path)
         } catch {
             switch error {
             case .notARegularFile: throw .notARegularFile(path: path)
             case .cannotOpen(_, let code), .cannotRead(_, let code): throw .cannotRead(path: path, reason: String(cString: strerror(code)))
+            default: throw .cannotRead(path: path, reason: error.reason)  // RegularFile throws only the cases above
             }
         }
     }
