@@ -6,7 +6,7 @@ import Foundation
 //
 // Every input is one UDP payload as it would arrive on port 5353 from anyone on the LAN.
 // `DNSMessage(bytes:)` must never trap (AddressSanitizer sees any read outside the input, and
-// Swift's own traps any overflow) and must either throw a `DiscoveryError` or return a message
+// Swift's own traps any overflow) and must either throw a `TransferError` or return a message
 // within its bounds that our encoder writes back so that it decodes the same
 // (`DNSFuzz.check`, shared with the seeded DNSParserFuzzTests). The responder and the browser's
 // cache then take the message, as they would off the wire.

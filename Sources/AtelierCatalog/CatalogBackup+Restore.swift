@@ -22,8 +22,8 @@ extension CatalogBackup {
         let dir = parent.isEmpty ? "." : parent
         do {
             let reader: BackupArchive.Reader
-            do { reader = try BackupArchive.Reader(path: archivePath) } catch let error as BackupArchive.Failure {
-                throw CatalogError.badArchive(path: archivePath, reason: error.description)
+            do { reader = try BackupArchive.Reader(path: archivePath) } catch FormatError.badArchive(let reason) {
+                throw CatalogError.badArchive(path: archivePath, reason: reason)
             }
             let plan: RestorePlan
             do { plan = try RestorePlan(reader, liveRoot: dir) } catch {
@@ -40,12 +40,12 @@ extension CatalogBackup {
             default: if freeBytes(dir) == 0 { throw outOfSpace(ENOSPC, archivePath, dir, detail: nil) }
             }
             throw error
-        } catch let error as BackupArchive.Failure {
-            throw CatalogError.badArchive(path: archivePath, reason: error.description)
+        } catch FormatError.badArchive(let reason) {
+            throw CatalogError.badArchive(path: archivePath, reason: reason)
         } catch {
             if let code = outOfSpaceCode(error) { throw outOfSpace(code, archivePath, dir, detail: nil) }
-            if let error = error as? BackupArchive.WriteFailure {
-                throw CatalogError.cannotWrite(path: error.path, reason: String(cString: strerror(error.code)) + "; the catalog was not changed")
+            if case FormatError.cannotWriteBackupFile(let path, let code)? = error as? FormatError {
+                throw CatalogError.cannotWrite(path: path, reason: String(cString: strerror(code)) + "; the catalog was not changed")
             }
             throw CatalogError.cannotWrite(path: dir, reason: plainReason(error) + "; the catalog was not changed")
         }
@@ -85,7 +85,7 @@ extension CatalogBackup {
         let fresh: Catalog
         do {
             let fd = open(newPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw BackupArchive.WriteFailure(path: newPath, code: errno) }
+            guard fd >= 0 else { throw FormatError.cannotWriteBackupFile(path: newPath, code: errno) }
             close(fd)
             fresh = try Catalog(path: newPath, create: true)
             try fresh.setJournal("DELETE")
@@ -145,7 +145,7 @@ extension CatalogBackup {
                 let target = dir + "/" + name
                 guard access(target, F_OK) != 0 else { continue }
                 try BackupArchive.makeDirectories(BackupArchive.parentDirectory(of: target))
-                guard rename(stores + "/" + name, target) == 0 else { throw BackupArchive.WriteFailure(path: target, code: errno) }
+                guard rename(stores + "/" + name, target) == 0 else { throw FormatError.cannotWriteBackupFile(path: target, code: errno) }
                 added.append(target)
             }
             if !added.isEmpty { try flushFileSystem(of: dir) }

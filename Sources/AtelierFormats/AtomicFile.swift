@@ -5,23 +5,14 @@ import Foundation
 /// then renamed over the old one, and the directory flushed, so a crash leaves either the old
 /// file or the new, never half of one. The one way Atelier's tools put files in place.
 public enum AtomicFile {
-    /// Why a write failed, with the system's reason.
-    public struct Failure: Error, CustomStringConvertible {
-        public enum Step: Sendable { case creating, writing, renaming }
-        public var path: String
-        public var step: Step
-        public var code: Int32
-
-        /// The system's words for `code`, without the path.
-        public var reason: String { String(cString: strerror(code)) }
-        public var isOutOfSpace: Bool { OutOfSpace.isOutOfSpace(code) }
-        public var description: String { isOutOfSpace ? OutOfSpace.message(writing: path) : "cannot write \(path): \(reason)" }
-    }
+    /// The system call of a write that failed (`FormatError.cannotWrite`): making the file,
+    /// writing or flushing its bytes, or renaming it into place.
+    public enum Step: Sendable { case creating, writing, renaming }
 
     /// Writes every file beside its final path, flushed to disk, then renames them into place in
     /// the order given and flushes their directories. A failure before the renames leaves every
     /// final path as it was; the temporaries are removed either way.
-    public static func write(_ files: [(path: String, bytes: [UInt8])]) throws(Failure) {
+    public static func write(_ files: [(path: String, bytes: [UInt8])]) throws(FormatError) {
         for file in files { removeStaleTemporaries(for: file.path) }
         var staged: [(temporary: String, path: String)] = []
         func cleanUp() { for file in staged { unlink(file.temporary) } }
@@ -31,23 +22,24 @@ public enum AtomicFile {
                 try create(file.bytes, at: temporary, replacing: true)
             } catch {
                 cleanUp()
-                throw Failure(path: file.path, step: error.step, code: error.code)
+                guard case .cannotWrite(_, let step, let code) = error else { throw error }
+                throw .cannotWrite(path: file.path, step: step, code: code)
             }
             staged.append((temporary, file.path))
         }
         for (index, file) in staged.enumerated() where rename(file.temporary, file.path) != 0 {
             let code = errno
             for later in staged[index...] { unlink(later.temporary) }
-            throw Failure(path: file.path, step: .renaming, code: code)
+            throw .cannotWrite(path: file.path, step: .renaming, code: code)
         }
         for directory in Set(files.map { directoryOf($0.path) }) { syncDirectory(directory) }
     }
 
     /// Writes `bytes` to a new file at `path` and flushes it to disk; an existing file is an
     /// error unless `replacing` (then it is truncated in place: not atomic, for temporaries).
-    public static func create(_ bytes: [UInt8], at path: String, replacing: Bool = false) throws(Failure) {
+    public static func create(_ bytes: [UInt8], at path: String, replacing: Bool = false) throws(FormatError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
-        guard fd >= 0 else { throw Failure(path: path, step: .creating, code: errno) }
+        guard fd >= 0 else { throw .cannotWrite(path: path, step: .creating, code: errno) }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
             var written = 0
@@ -65,12 +57,12 @@ public enum AtomicFile {
         if close(fd) != 0, failure == 0 { failure = errno }
         if failure != 0 {
             unlink(path)
-            throw Failure(path: path, step: .writing, code: failure)
+            throw .cannotWrite(path: path, step: .writing, code: failure)
         }
     }
 
     /// Puts an already written `temporary` in place at `destination`.
-    public static func commit(temporary: String, to destination: String) throws(Failure) {
+    public static func commit(temporary: String, to destination: String) throws(FormatError) {
         let fd = open(temporary, O_RDONLY)
         if fd >= 0 {
             fsync(fd)
@@ -79,7 +71,7 @@ public enum AtomicFile {
         guard rename(temporary, destination) == 0 else {
             let code = errno
             unlink(temporary)
-            throw Failure(path: destination, step: .renaming, code: code)
+            throw .cannotWrite(path: destination, step: .renaming, code: code)
         }
         syncDirectory(directoryOf(destination))
     }
@@ -92,21 +84,21 @@ public enum AtomicFile {
         public let path: String
         public let temporary: String
 
-        public init(path: String) throws(Failure) {
+        public init(path: String) throws(FormatError) {
             removeStaleTemporaries(for: path)
             temporary = temporaryPath(for: path)
             let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw Failure(path: path, step: .creating, code: errno) }
+            guard fd >= 0 else { throw .cannotWrite(path: path, step: .creating, code: errno) }
             self.fd = fd
             self.path = path
         }
 
         /// Flushes the bytes written to disk and renames the file into place.
-        public func commit() throws(Failure) {
+        public func commit() throws(FormatError) {
             guard fsync(fd) == 0 else {
                 let code = errno
                 abandon()
-                throw Failure(path: path, step: .writing, code: code)
+                throw .cannotWrite(path: path, step: .writing, code: code)
             }
             close(fd)
             try AtomicFile.commit(temporary: temporary, to: path)

@@ -12,31 +12,6 @@ public enum BackupArchive {
     public static let formatName = "atelier-backup"
     public static let formatVersion: Int64 = 1
 
-    /// Problems with an archive, as plain messages (the caller adds the path).
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// A file could not be written (the archive being made, or a member being extracted): not
-    /// the archive's fault, so a caller must not call the archive unusable. `code` is the errno.
-    public struct WriteFailure: Error, CustomStringConvertible {
-        public var path: String
-        public var code: Int32
-
-        public init(path: String, code: Int32) {
-            self.path = path
-            self.code = code
-        }
-
-        /// The file system is full, or the user's quota is used up.
-        public var isOutOfSpace: Bool { OutOfSpace.isOutOfSpace(code) }
-
-        public var description: String {
-            isOutOfSpace ? OutOfSpace.message(writing: path) : "cannot write \(path): \(String(cString: strerror(code)))"
-        }
-    }
-
     /// `sha256:<64 lowercase hex digits>`, the form of every checksum in `metadata.json`.
     public static func checksum(_ digest: SHA256.Digest) -> String {
         "sha256:" + digest.map { String(format: "%02x", $0) }.joined()
@@ -65,7 +40,7 @@ public enum BackupArchive {
                 archive = try Archive(url: temporaryURL, accessMode: .create)
             } catch {
                 let code = errno
-                throw WriteFailure(path: destination, code: code == 0 ? EIO : code)
+                throw FormatError.cannotWriteBackupFile(path: destination, code: code == 0 ? EIO : code)
             }
             lock = open(temporaryURL.path, O_RDONLY | O_CLOEXEC)
             if lock >= 0 { flock(lock, LOCK_EX | LOCK_NB) }
@@ -111,11 +86,11 @@ public enum BackupArchive {
             // The zip library writes through stdio and ignores a failed flush: a full disk can
             // lose the archive's tail (its central directory) without an error. So the archive
             // is flushed here and read back before it may replace anything.
-            if lock >= 0 && fsync(lock) != 0 { throw WriteFailure(path: destination.path, code: errno) }
+            if lock >= 0 && fsync(lock) != 0 { throw FormatError.cannotWriteBackupFile(path: destination.path, code: errno) }
             var written: Set<String>?
             do { written = Set(try Archive(url: temporaryURL, accessMode: .read, pathEncoding: nil).map(\.path)) } catch { written = nil }
             guard written == Set(checksums.keys).union(["metadata.json"]) else {
-                throw Self.noSpaceLeft(on: destination.path) ?? WriteFailure(path: destination.path, code: EIO)
+                throw Self.noSpaceLeft(on: destination.path) ?? FormatError.cannotWriteBackupFile(path: destination.path, code: EIO)
             }
             try AtomicFile.commit(temporary: temporaryURL.path, to: destination.path)
             if lock >= 0 { close(lock); lock = -1 }
@@ -126,23 +101,23 @@ public enum BackupArchive {
             if lock >= 0 { close(lock); lock = -1 }
         }
 
-        /// Runs a write into the archive; a failure the file system caused becomes a `WriteFailure`
+        /// Runs a write into the archive; a failure the file system caused becomes a `FormatError.cannotWriteBackupFile`
         /// (the zip library's own errors say only "unwritable").
         private func writing(_ body: () throws -> Void) throws {
             do { try body() } catch {
                 let code = errno
-                if code == ENOSPC || code == EDQUOT { throw WriteFailure(path: destination.path, code: code) }
+                if code == ENOSPC || code == EDQUOT { throw FormatError.cannotWriteBackupFile(path: destination.path, code: code) }
                 if let full = Self.noSpaceLeft(on: destination.path) { throw full }
                 throw error
             }
         }
 
-        /// A `WriteFailure` for ENOSPC when the file system holding `path` has no block left.
-        private static func noSpaceLeft(on path: String) -> WriteFailure? {
+        /// A `FormatError.cannotWriteBackupFile` for ENOSPC when the file system holding `path` has no block left.
+        private static func noSpaceLeft(on path: String) -> FormatError? {
             var fs = statvfs()
             let dir = (path as NSString).deletingLastPathComponent
             guard statvfs(dir.isEmpty ? "." : dir, &fs) == 0, fs.f_blocks > 0, fs.f_bavail == 0 else { return nil }
-            return WriteFailure(path: path, code: ENOSPC)
+            return FormatError.cannotWriteBackupFile(path: path, code: ENOSPC)
         }
 
         /// Deletes the `PREFIX<pid>` temporaries of writers that died: their lock is free and no
@@ -173,7 +148,7 @@ public enum BackupArchive {
         guard mkdir(path, 0o755) != 0 else { return }
         let code = errno
         guard code == EEXIST, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw WriteFailure(path: path, code: code == EEXIST ? ENOTDIR : code)
+            throw FormatError.cannotWriteBackupFile(path: path, code: code == EEXIST ? ENOTDIR : code)
         }
     }
 

@@ -1,8 +1,8 @@
 import AtelierRecords
 
 // The exit codes of reconstruction's errors: what the photos or a model file cannot give is the
-// data's fault (65); a setting out of range is the caller's (64); an internal inconsistency is
-// the program's (70).
+// data's fault (65); a setting or texturing option out of range is the caller's (64); an
+// internal inconsistency is the program's (70).
 
 extension ReconstructionError: ExitCodedError {
     public var sysexit: Sysexit {
@@ -12,6 +12,9 @@ extension ReconstructionError: ExitCodedError {
         case .unwritableCheckpoint(_, _, _, let status): return status
         case .imageTooSmall, .invalidMask, .notEnoughImages, .nothingRegistered, .noSurface, .invalidModel, .texturingFailed:
             return .dataError
+        case .noPhotosToTexture, .emptyMesh, .invalidTextureView, .atlasTooSmall: return .dataError
+        case .invalidTexturingOption: return .usage
+        case .inconsistentMesh, .textureEncoding, .inconsistentBundleAdjustmentProblem: return .software
         }
     }
 }

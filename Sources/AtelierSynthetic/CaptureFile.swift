@@ -9,7 +9,7 @@ enum CaptureFile {
         do {
             try AtomicFile.write([(path, bytes)])
         } catch {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(error.code)))
+            throw .cannotWrite(path: path, reason: error.reason)
         }
     }
 

@@ -6,6 +6,7 @@ import AtelierRecords
 extension TransferError: ExitCodedError {
     public var sysexit: Sysexit {
         switch self {
+        // Pairing, handshake, channel and messages.
         case .wrongCode, .weakPeerKey: return .noPermission
         case .invalidPairingCode, .unknownPairingWord: return .usage
         case .malformedHandshake, .unsupportedVersion, .receiverBusy: return .unavailable
@@ -19,45 +20,25 @@ extension TransferError: ExitCodedError {
             default: return .unavailable
             }
         case .handshakeOutOfOrder, .channelClosed, .nonceExhausted: return .software
-        }
-    }
-}
-
-extension TransportError: ExitCodedError {
-    public var sysexit: Sysexit {
-        switch self {
+        // The sender's files.
+        case .cannotRead: return .noInput
+        case .duplicateName: return .usage
+        case .notARegularFileToSend, .changed, .notAsRecorded: return .dataError
+        // The receiver's disk.
+        case .checksumMismatch: return .dataError
+        case .cannotWrite, .wouldOverwrite, .isADirectory, .notADirectory, .notARegularFileInTheWay, .noSpace, .diskFull: return .cannotCreate
+        // Transport.
         case .badAddress: return .usage
         case .unresolved, .cannotConnect, .cannotListen: return .unavailable
         case .timedOut: return .tempFail
         case .broken: return .ioError
+        case .noPairingAttempt(let underlying): return underlying.sysexit
+        // Discovery: a named interface that does not exist is the user's typo (64); anything
+        // else is the network not letting discovery work (69).
+        case .noSuchInterface: return .usage
+        case .truncated, .compressionLoop, .pointerOutOfRange, .reservedLabelType, .nameTooLong, .invalidName, .tooManyRecords,
+             .badRecordData, .noUsableInterface, .socketCall, .advertiserAlreadyStarted:
+            return .unavailable
         }
-    }
-}
-
-extension BatchDirectoryError: ExitCodedError {
-    public var sysexit: Sysexit {
-        switch self {
-        case .checksumMismatch: return .dataError
-        case .cannotWrite, .wouldOverwrite, .isADirectory, .notADirectory, .notARegularFile, .noSpace, .diskFull: return .cannotCreate
-        }
-    }
-}
-
-extension LocalBatchError: ExitCodedError {
-    public var sysexit: Sysexit {
-        switch self {
-        case .cannotRead: return .noInput
-        case .duplicateName: return .usage
-        case .notARegularFile, .changed, .notAsRecorded: return .dataError
-        }
-    }
-}
-
-extension DiscoveryError: ExitCodedError {
-    /// A named interface that does not exist is the user's typo (64); anything else is the
-    /// network not letting discovery work (69).
-    public var sysexit: Sysexit {
-        if case .noSuchInterface = self { return .usage }
-        return .unavailable
     }
 }

@@ -116,8 +116,8 @@ extension ClassifyCommand {
         case .care:
             do {
                 return CareTask(reader: try CareLabelReader(), minConfidence: minConfidence)
-            } catch let missing as CareModelsMissing {
-                throw missing
+            } catch CareLabelError.modelsMissing(let searched) {
+                throw CareLabelError.modelsMissing(searched: searched)
             } catch {
                 throw ToolFailure("cannot load the care-symbol networks: ", wrapping: error)
             }

@@ -8,7 +8,7 @@ enum MeshFiles {
     static let meshName = "model.ply"
     static let textureName = "texture.png"
 
-    static func files(_ mesh: TexturedMesh) throws(MeshFormatError) -> [(name: String, bytes: [UInt8])] {
+    static func files(_ mesh: TexturedMesh) throws(FormatError) -> [(name: String, bytes: [UInt8])] {
         let texture = mesh.texturePNG.flatMap { mesh.textureCoordinates.isEmpty ? nil : $0 }
         let ply = try PLYMeshWriter.write(mesh, textureFileName: texture == nil ? nil : textureName,
                                           comments: ["Atelier atl-reconstruct: metres (or the model's own units), +Y up"])

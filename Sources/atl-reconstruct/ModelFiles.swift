@@ -82,7 +82,7 @@ enum ModelFiles {
 
     private static func describe(_ error: Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
-        if let failure = error as? AtomicFile.Failure { return String(cString: strerror(failure.code)) }
+        if let failure = error as? FormatError { return failure.reason }
         return (error as NSError).localizedDescription
     }
 }

@@ -132,18 +132,18 @@ public struct ReceiveCommand: ParsableCommand {
         let deadline = Date().addingTimeInterval(wait)
         while true {
             let socket: TCPConnection
-            do throws(TransportError) {
+            do throws(TransferError) {
                 socket = try listener.accept(timeoutSeconds: max(0.001, deadline.timeIntervalSinceNow), connectionTimeoutSeconds: min(transfer.timeout, 10))
             } catch {
                 // Say the --wait asked for, not what was left of it after a knock.
                 guard case .timedOut(let what, _) = error else { throw error }
-                throw TransportError.timedOut(what: what, seconds: wait)
+                throw TransferError.timedOut(what: what, seconds: wait)
             }
             do {
                 let connection = try SecureConnection.pairAsReceiver(socket, code: code)
                 socket.timeoutSeconds = transfer.timeout
                 return connection
-            } catch let error as SecureConnection.NoAttempt {
+            } catch TransferError.noPairingAttempt(let error) {
                 Diagnostics.warn("\(socket.peer.host) connected but did not pair (\(error)); still waiting")
             }
         }

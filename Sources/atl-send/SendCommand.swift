@@ -105,7 +105,7 @@ public struct SendCommand: ParsableCommand {
         if cache.remember(batch) { cache.saveOrWarn() }
         do {
             try send(batch, code: code, out: out)
-        } catch LocalBatchError.notAsRecorded(let path) where hashedByCache.contains(path) {
+        } catch TransferError.notAsRecorded(let path) where hashedByCache.contains(path) {
             // The hash came from the cache, not from a record: the cache was wrong about this
             // file (rewritten in place, its times put back). Drop the line so the next run
             // hashes it afresh; this run cannot change the manifest the receiver already has.
@@ -156,7 +156,7 @@ public struct SendCommand: ParsableCommand {
             let deadline = Date().addingTimeInterval(wait)
             let addresses = try SocketAddress.resolve(host: host, port: port)
             while true {
-                do throws(TransportError) {
+                do throws(TransferError) {
                     return try TCPConnection.connect(to: addresses, timeoutSeconds: transfer.timeout)
                 } catch {
                     guard case .cannotConnect = error, Date() < deadline else { throw error }

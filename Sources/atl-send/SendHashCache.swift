@@ -87,8 +87,8 @@ struct SendHashCache {
     }
 
     /// Writes the cache whole, atomically (beside it, flushed, renamed). Throws
-    /// `AtomicFile.Failure`; callers warn and go on.
-    func save() throws(AtomicFile.Failure) {
+    /// `FormatError.cannotWrite`; callers warn and go on.
+    func save() throws(FormatError) {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         var text = ""
         for (key, value) in entries {
@@ -100,10 +100,10 @@ struct SendHashCache {
 
     /// Saves, turning a failure into a warning: a cache that cannot be saved only means hashing again.
     func saveOrWarn() {
-        do throws(AtomicFile.Failure) {
+        do throws(FormatError) {
             try save()
         } catch {
-            Diagnostics.warn("cannot save the hash cache \(path): \(String(cString: strerror(error.code))); the next send hashes these files again")
+            Diagnostics.warn("cannot save the hash cache \(path): \(error.reason); the next send hashes these files again")
         }
     }
 

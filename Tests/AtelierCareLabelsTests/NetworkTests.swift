@@ -171,7 +171,7 @@ extension NetworkTests {
                        "bad.atlnn: network file format version 2 is not supported (this build reads version 1)")
         let missing = Self.support.appendingPathComponent("no-such.atlnn")
         XCTAssertThrowsError(try Network(contentsOf: missing)) { error in
-            guard case .unreadable(let source, _)? = error as? NetworkError else { return XCTFail("\(error)") }
+            guard case .unreadable(let source, _)? = error as? CareLabelError else { return XCTFail("\(error)") }
             XCTAssertEqual(source, missing.path)
         }
     }
@@ -233,7 +233,7 @@ extension NetworkTests {
     }
 
     /// Thousands of seeded mutations of valid files (bytes flipped, cut, inserted, numbers in
-    /// the header changed): each either loads, and then runs, or throws `NetworkError`; none
+    /// the header changed): each either loads, and then runs, or throws `CareLabelError`; none
     /// traps.
     func testDamagedFilesOnlyEverThrow() throws {
         let originals = try ["tiny", "flat", "fcn"].map { try Data(contentsOf: Self.support.appendingPathComponent("\($0).atlnn")) }

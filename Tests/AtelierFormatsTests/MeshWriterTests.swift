@@ -102,7 +102,7 @@ final class MeshWriterTests: XCTestCase {
     func testInconsistentMeshIsRefused() {
         var bad = Self.mesh
         bad.triangles.append([0, 1, 9])
-        XCTAssertThrowsError(try GLBWriter.write(bad)) { XCTAssertEqual($0 as? MeshFormatError, .inconsistentMesh("triangle SIMD3<UInt32>(0, 1, 9) refers to a vertex beyond the 4")) }
+        XCTAssertThrowsError(try GLBWriter.write(bad)) { XCTAssertEqual($0 as? FormatError, .inconsistentMesh("triangle SIMD3<UInt32>(0, 1, 9) refers to a vertex beyond the 4")) }
         XCTAssertThrowsError(try PLYMeshWriter.write(bad))
         XCTAssertThrowsError(try OBJMeshWriter.write(bad, baseName: "x"))
         var short = Self.mesh

@@ -83,7 +83,7 @@ final class PLYMeshReaderTests: XCTestCase {
                 XCTAssertEqual(texture, reference.textureFile, "case \(n)")
                 outcomes[place + " read", default: 0] += 1
             } catch {
-                guard case .malformed(let why) = error, !why.isEmpty else { XCTFail("case \(n): \(error)"); continue }
+                guard case .malformedMesh(let why) = error, !why.isEmpty else { XCTFail("case \(n): \(error)"); continue }
                 XCTAssertTrue(reference == nil, "case \(n): \(place) damage refused (\(why)), but the reference reads it")
                 outcomes[place + " refused", default: 0] += 1
             }

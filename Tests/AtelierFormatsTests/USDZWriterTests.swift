@@ -102,7 +102,7 @@ final class USDZWriterTests: XCTestCase {
         var mesh = Self.quad()
         mesh.triangles.append([0, 3, 4])
         XCTAssertThrowsError(try USDZWriter.usdz(for: mesh)) { error in
-            guard case MeshFormatError.inconsistentMesh(let why)? = error as? MeshFormatError else { return XCTFail("\(error)") }
+            guard case FormatError.inconsistentMesh(let why)? = error as? FormatError else { return XCTFail("\(error)") }
             XCTAssertTrue(why.contains("beyond"), why)
         }
         XCTAssertThrowsError(try USDAWriter.usda(for: mesh))

@@ -142,24 +142,24 @@ final class MeshTexturerTests: XCTestCase {
     func testRefusesUnusableInput() {
         let mesh = Self.sphere(rings: 6, segments: 8)
         let views = Array(Self.surrounding.prefix(2))
-        XCTAssertThrowsError(try MeshTexturer.texture(mesh, views: [])) { XCTAssertEqual($0 as? TexturingError, .noViews) }
+        XCTAssertThrowsError(try MeshTexturer.texture(mesh, views: [])) { XCTAssertEqual($0 as? ReconstructionError, .noPhotosToTexture) }
         XCTAssertThrowsError(try MeshTexturer.texture(TexturedMesh(positions: [], triangles: []), views: views)) {
-            XCTAssertEqual($0 as? TexturingError, .emptyMesh)
+            XCTAssertEqual($0 as? ReconstructionError, .emptyMesh)
         }
         var broken = mesh
         broken.triangles.append([0, 1, 999])
         XCTAssertThrowsError(try MeshTexturer.texture(broken, views: views)) {
-            guard case .inconsistentMesh = $0 as? TexturingError else { return XCTFail("\($0)") }
+            guard case .inconsistentMesh = $0 as? ReconstructionError else { return XCTFail("\($0)") }
         }
         var wrongSize = views
         wrongSize[1].image = Image(width: 10, height: 10, channels: 3)
         XCTAssertThrowsError(try MeshTexturer.texture(mesh, views: wrongSize)) {
-            XCTAssertEqual(($0 as? TexturingError).map { if case .invalidView(let index, _) = $0 { index } else { -1 } }, 1)
+            XCTAssertEqual(($0 as? ReconstructionError).map { if case .invalidTextureView(let index, _) = $0 { index } else { -1 } }, 1)
         }
         var options = TexturingOptions()
         options.textureSize = 100
         XCTAssertThrowsError(try MeshTexturer.texture(mesh, views: views, options: options)) {
-            guard case .invalidOption = $0 as? TexturingError else { return XCTFail("\($0)") }
+            guard case .invalidTexturingOption = $0 as? ReconstructionError else { return XCTFail("\($0)") }
         }
     }
 

@@ -17,7 +17,7 @@ final class BatchDirectoryInTheWayTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory.finalPath("scans/a.jpg"), withIntermediateDirectories: true)
         XCTAssertThrowsError(try directory.holding(relative: "scans/a.jpg", size: 1, sha256Hex: String(repeating: "0", count: 64))) { error in
             let path = directory.finalPath("scans/a.jpg")
-            XCTAssertEqual(error as? BatchDirectoryError, .isADirectory(path: path))
+            XCTAssertEqual(error as? TransferError, .isADirectory(path: path))
             XCTAssertEqual("\(error)", "\(path) is a directory, where the batch has a file; move it away or receive --into another directory")
         }
     }
@@ -28,7 +28,7 @@ final class BatchDirectoryInTheWayTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: directory.finalPath("scans"), contents: Data("x".utf8)))
         XCTAssertThrowsError(try directory.holding(relative: "scans/a.jpg", size: 1, sha256Hex: String(repeating: "0", count: 64))) { error in
             let path = directory.finalPath("scans")
-            XCTAssertEqual(error as? BatchDirectoryError, .notADirectory(path: path))
+            XCTAssertEqual(error as? TransferError, .notADirectory(path: path))
             XCTAssertEqual("\(error)", "\(path) exists and is not a directory, where the batch needs one; move it away or receive --into another directory")
         }
     }
@@ -38,15 +38,15 @@ final class BatchDirectoryInTheWayTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory.root, withIntermediateDirectories: true)
         XCTAssertEqual(symlink("/etc/hostname", directory.finalPath("a.jpg")), 0)
         XCTAssertThrowsError(try directory.holding(relative: "a.jpg", size: 1, sha256Hex: String(repeating: "0", count: 64))) { error in
-            XCTAssertEqual(error as? BatchDirectoryError, .notARegularFile(path: directory.finalPath("a.jpg")))
+            XCTAssertEqual(error as? TransferError, .notARegularFileInTheWay(path: directory.finalPath("a.jpg")))
         }
     }
 
     func testOutOfSpaceWhileWritingIsDiskFullAndTheSenderIsToldSo() {
-        XCTAssertEqual(BatchDirectoryError.writing("/x/a.part", code: ENOSPC), .diskFull(path: "/x/a.part"))
-        XCTAssertEqual(BatchDirectoryError.writing("/x/a.part", code: EDQUOT), .diskFull(path: "/x/a.part"))
-        XCTAssertEqual("\(BatchDirectoryError.diskFull(path: "/x/a.part"))", "no space left on device writing /x/a.part")
-        XCTAssertEqual(BatchDirectoryError.writing("/x/a.part", code: EACCES), .cannotWrite(path: "/x/a.part", reason: "Permission denied"))
+        XCTAssertEqual(TransferError.writing("/x/a.part", code: ENOSPC), .diskFull(path: "/x/a.part"))
+        XCTAssertEqual(TransferError.writing("/x/a.part", code: EDQUOT), .diskFull(path: "/x/a.part"))
+        XCTAssertEqual("\(TransferError.diskFull(path: "/x/a.part"))", "no space left on device writing /x/a.part")
+        XCTAssertEqual(TransferError.writing("/x/a.part", code: EACCES), .cannotWrite(path: "/x/a.part", reason: "Permission denied"))
         XCTAssertEqual(BatchReceiver.abortReason(for: .diskFull(path: "/x/a.part")), .diskFull)
     }
 
@@ -54,7 +54,7 @@ final class BatchDirectoryInTheWayTests: XCTestCase {
         // /dev/full takes the open and fails every write with ENOSPC.
         let file = PartialFile(fd: open("/dev/full", O_WRONLY), path: "/dev/full", written: 0, hasher: SHA256())
         XCTAssertThrowsError(try [UInt8](repeating: 1, count: 10).withUnsafeBytes { try file.append($0) }) { error in
-            XCTAssertEqual(error as? BatchDirectoryError, .diskFull(path: "/dev/full"))
+            XCTAssertEqual(error as? TransferError, .diskFull(path: "/dev/full"))
         }
     }
 }

@@ -32,7 +32,7 @@ final class BatchDirectoryJournalTests: XCTestCase {
         // Touched: hashed again, and found to differ.
         XCTAssertEqual(utimes(path, nil), 0)
         XCTAssertThrowsError(try directory.holding(relative: "a/photo.jpg", size: 100_000, sha256Hex: sha, journal: directory.loadJournal())) { error in
-            XCTAssertEqual(error as? BatchDirectoryError, .wouldOverwrite(path: path))
+            XCTAssertEqual(error as? TransferError, .wouldOverwrite(path: path))
         }
         // Without a journal, the same: nothing is trusted unread.
         XCTAssertThrowsError(try directory.holding(relative: "a/photo.jpg", size: 100_000, sha256Hex: sha))

@@ -36,7 +36,7 @@ final class BusyReceiverTests: XCTestCase {
         late.timeoutSeconds = 0.3
         var byte = [UInt8](repeating: 0, count: 1)
         XCTAssertThrowsError(try byte.withUnsafeMutableBytes { try late.read(into: $0) }) { error in
-            guard case .timedOut = error as? TransportError else { return XCTFail("\(error)") }
+            guard case .timedOut = error as? TransferError else { return XCTFail("\(error)") }
         }
     }
 

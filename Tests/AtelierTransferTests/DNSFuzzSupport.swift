@@ -48,7 +48,7 @@ enum DNSFuzz {
         ByteMutator(tokens: mutationTokens).mutate(input, &random)
     }
 
-    /// The decoder's contract on any bytes: it throws a `DiscoveryError` or returns a message
+    /// The decoder's contract on any bytes: it throws a `TransferError` or returns a message
     /// within the bounds, which our encoder writes back so that it decodes the same. Returns a
     /// description of the first breach, or nil.
     static func check(_ bytes: [UInt8]) -> String? {

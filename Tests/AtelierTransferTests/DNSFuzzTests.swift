@@ -4,7 +4,7 @@ import XCTest
 @testable import AtelierTransfer
 
 /// Seeded fuzzing of the DNS decoder: random valid messages round-trip; damaged ones (and random
-/// bytes) are refused with a `DiscoveryError` or decode to a message that round-trips, never a
+/// bytes) are refused with a `TransferError` or decode to a message that round-trips, never a
 /// trap. The libFuzzer harness fuzz/DNSMessageFuzz.swift checks the same contract, guided by
 /// coverage. (Named `DNSParserFuzzTests` so that `--filter ParserFuzz` selects it.)
 final class DNSParserFuzzTests: XCTestCase {

@@ -92,13 +92,13 @@ final class DNSMessageTests: XCTestCase {
 
     func testCompressionPointersThatLoopOrEscapeAreRefused() {
         // A pointer to itself (offset 12 → 12).
-        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0xC0, 12]))) { XCTAssertEqual($0 as? DiscoveryError, .compressionLoop(offset: 12)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0xC0, 12]))) { XCTAssertEqual($0 as? TransferError, .compressionLoop(offset: 12)) }
         // A label then a pointer back to that label: 12 "a" → 12 again.
-        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([1, 0x61, 0xC0, 12]))) { XCTAssertEqual($0 as? DiscoveryError, .compressionLoop(offset: 14)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([1, 0x61, 0xC0, 12]))) { XCTAssertEqual($0 as? TransferError, .compressionLoop(offset: 14)) }
         // Forward, past the end, into the header.
-        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0xC0, 200]))) { XCTAssertEqual($0 as? DiscoveryError, .pointerOutOfRange(offset: 12, target: 200)) }
-        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0xC0, 2]))) { XCTAssertEqual($0 as? DiscoveryError, .pointerOutOfRange(offset: 12, target: 2)) }
-        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0x40, 0]))) { XCTAssertEqual($0 as? DiscoveryError, .reservedLabelType(offset: 12, byte: 0x40)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0xC0, 200]))) { XCTAssertEqual($0 as? TransferError, .pointerOutOfRange(offset: 12, target: 200)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0xC0, 2]))) { XCTAssertEqual($0 as? TransferError, .pointerOutOfRange(offset: 12, target: 2)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([0x40, 0]))) { XCTAssertEqual($0 as? TransferError, .reservedLabelType(offset: 12, byte: 0x40)) }
         // Two names: the second points at the first, which is fine.
         var two: [UInt8] = [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0]
         two += [1, 0x61, 0, 0, 12, 0, 1] + [1, 0x62, 0xC0, 12, 0, 12, 0, 1]
@@ -108,9 +108,9 @@ final class DNSMessageTests: XCTestCase {
     func testOverlongNamesAndTruncationAreRefused() {
         // 5 labels of 63 bytes: 321 bytes on the wire.
         let long: [UInt8] = Array(repeating: [UInt8]([63]) + [UInt8](repeating: 0x78, count: 63), count: 5).joined() + [0]
-        XCTAssertThrowsError(try DNSMessage(bytes: Self.question(long))) { XCTAssertEqual($0 as? DiscoveryError, .nameTooLong(offset: 12)) }
-        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([]).prefix(12) + [5, 0x61, 0x62, 0x63, 0x64])) { XCTAssertEqual($0 as? DiscoveryError, .truncated(offset: 12, needed: 1)) }
-        XCTAssertThrowsError(try DNSMessage(bytes: [0, 0, 0])) { XCTAssertEqual($0 as? DiscoveryError, .truncated(offset: 2, needed: 1)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: Self.question(long))) { XCTAssertEqual($0 as? TransferError, .nameTooLong(offset: 12)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: Self.question([]).prefix(12) + [5, 0x61, 0x62, 0x63, 0x64])) { XCTAssertEqual($0 as? TransferError, .truncated(offset: 12, needed: 1)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: [0, 0, 0])) { XCTAssertEqual($0 as? TransferError, .truncated(offset: 2, needed: 1)) }
         for cut in 0..<Self.zeroconfResponse.count {
             XCTAssertThrowsError(try DNSMessage(bytes: Self.zeroconfResponse.prefix(cut)), "cut at \(cut)")
         }
@@ -118,10 +118,10 @@ final class DNSMessageTests: XCTestCase {
 
     func testRecordCountsAreBoundedBeforeAllocating() {
         let header: [UInt8] = [0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-        XCTAssertThrowsError(try DNSMessage(bytes: header + [UInt8](repeating: 0, count: 100))) { XCTAssertEqual($0 as? DiscoveryError, .tooManyRecords(count: 4 * 65535)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: header + [UInt8](repeating: 0, count: 100))) { XCTAssertEqual($0 as? TransferError, .tooManyRecords(count: 4 * 65535)) }
         // 2 records announced, room for fewer.
         XCTAssertThrowsError(try DNSMessage(bytes: [0, 0, 0x84, 0, 0, 0, 0, 2, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 21))) {
-            XCTAssertEqual($0 as? DiscoveryError, .tooManyRecords(count: 2))
+            XCTAssertEqual($0 as? TransferError, .tooManyRecords(count: 2))
         }
     }
 
@@ -129,7 +129,7 @@ final class DNSMessageTests: XCTestCase {
         func answer(type: UInt16, data: [UInt8]) -> [UInt8] {
             [0, 0, 0x84, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0x61, 0, UInt8(type >> 8), UInt8(type & 0xFF), 0, 1, 0, 0, 0, 10, 0, UInt8(data.count)] + data
         }
-        XCTAssertThrowsError(try DNSMessage(bytes: answer(type: 1, data: [1, 2, 3]))) { XCTAssertEqual($0 as? DiscoveryError, .badRecordData(type: 1, offset: 25)) }
+        XCTAssertThrowsError(try DNSMessage(bytes: answer(type: 1, data: [1, 2, 3]))) { XCTAssertEqual($0 as? TransferError, .badRecordData(type: 1, offset: 25)) }
         XCTAssertThrowsError(try DNSMessage(bytes: answer(type: 28, data: [UInt8](repeating: 0, count: 4))))
         XCTAssertThrowsError(try DNSMessage(bytes: answer(type: 16, data: [5, 0x61])), "TXT string past its record")
         XCTAssertThrowsError(try DNSMessage(bytes: answer(type: 33, data: [0, 0, 0, 0, 0, 80])), "SRV without target")

@@ -64,7 +64,7 @@ final class DiscoveryNamespaceTests: XCTestCase {
             let elapsed = ContinuousClock.now - started
             let advertiser = MDNSAdvertiser(.atelier(codeNumber: 9, port: 1))
             try advertiser.start()
-            XCTAssertThrowsError(try advertiser.start()) { XCTAssertEqual($0 as? DiscoveryError, .advertiserAlreadyStarted) }
+            XCTAssertThrowsError(try advertiser.start()) { XCTAssertEqual($0 as? TransferError, .advertiserAlreadyStarted) }
             advertiser.stop()
             return (elapsed, none, try MDNSBrowser().browse(timeoutSeconds: 1.5))
         }
@@ -79,7 +79,7 @@ final class DiscoveryNamespaceTests: XCTestCase {
     func testPort5353HeldExclusivelyIsReportedOrWorkedAround() throws {
         let network = try DiscoveryTestNetwork.make(needsZeroconf: false, veth: false)
         defer { network.remove() }
-        let (error, found) = try DiscoveryTestNetwork.inNamespace(network.namespaceA) { () -> (DiscoveryError?, [DiscoveredService]) in
+        let (error, found) = try DiscoveryTestNetwork.inNamespace(network.namespaceA) { () -> (TransferError?, [DiscoveredService]) in
             let blocker = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
             defer { close(blocker) }
             var address = sockaddr_in()
@@ -87,8 +87,8 @@ final class DiscoveryNamespaceTests: XCTestCase {
             address.sin_port = UInt16(5353).bigEndian
             let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(blocker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
             XCTAssertEqual(bound, 0)
-            var error: DiscoveryError? = nil
-            do { try MDNSAdvertiser(.atelier(codeNumber: 1, port: 1)).start() } catch let thrown { error = thrown as? DiscoveryError }
+            var error: TransferError? = nil
+            do { try MDNSAdvertiser(.atelier(codeNumber: 1, port: 1)).start() } catch let thrown { error = thrown as? TransferError }
             return (error, try MDNSBrowser().browse(timeoutSeconds: 0.5))
         }
         XCTAssertEqual(error, .socketCall(call: "bind(0.0.0.0:5353)", interface: "lo", errno: EADDRINUSE))
@@ -97,19 +97,19 @@ final class DiscoveryNamespaceTests: XCTestCase {
 
     func testMissingInterfacesAreNamedInTheError() {
         XCTAssertThrowsError(try MDNSAdvertiser(.atelier(codeNumber: 1, port: 1), interfaces: .named("nosuch0")).start()) {
-            XCTAssertEqual($0 as? DiscoveryError, .noSuchInterface("nosuch0"))
+            XCTAssertEqual($0 as? TransferError, .noSuchInterface("nosuch0"))
             XCTAssertTrue("\($0)".contains("\"nosuch0\""))
         }
         XCTAssertThrowsError(try MDNSBrowser(interfaces: InterfaceSelection("192.0.2.77")).browse(timeoutSeconds: 1)) {
-            XCTAssertEqual($0 as? DiscoveryError, .noSuchInterface("192.0.2.77"))
+            XCTAssertEqual($0 as? TransferError, .noSuchInterface("192.0.2.77"))
         }
         XCTAssertEqual(InterfaceSelection("eth0"), .named("eth0"))
         XCTAssertEqual(InterfaceSelection("fe80::1%eth0"), .address("fe80::1%eth0"))
         XCTAssertEqual(InterfaceSelection(""), .automatic)
         XCTAssertThrowsError(try MDNSAdvertiser(ServiceAdvertisement(instanceName: String(repeating: "x", count: 64), hostName: "h", port: 1)).start()) {
-            XCTAssertEqual($0 as? DiscoveryError, .nameTooLong(offset: nil))
+            XCTAssertEqual($0 as? TransferError, .nameTooLong(offset: nil))
         }
-        XCTAssertEqual(DiscoveryError.socketCall(call: "bind(0.0.0.0:5353)", interface: "eth0", errno: EADDRINUSE).description,
+        XCTAssertEqual(TransferError.socketCall(call: "bind(0.0.0.0:5353)", interface: "eth0", errno: EADDRINUSE).description,
                        "bind(0.0.0.0:5353) on eth0 failed: Address already in use (errno \(EADDRINUSE))")
     }
 }

@@ -136,7 +136,7 @@ struct InferencePlan {
     /// Largest padded plane of a depthwise convolution.
     private let planeFloats: Int
 
-    init(network: Network, input: TensorShape, budget: Budget) throws(NetworkError) {
+    init(network: Network, input: TensorShape, budget: Budget) throws(CareLabelError) {
         shapes = try network.shapes(for: input)
         activationFloats = shapes.map(\.count).max()!
         batchLimit = max(1, budget.activationFloats / activationFloats)

@@ -44,8 +44,8 @@ public struct Network: Sendable {
     let layers: [NetworkLayer]
 
     /// Loads a network file.
-    /// - Throws: `NetworkError` naming the file and what is wrong with it.
-    public init(contentsOf url: URL) throws(NetworkError) {
+    /// - Throws: `CareLabelError` naming the file and what is wrong with it.
+    public init(contentsOf url: URL) throws(CareLabelError) {
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
@@ -56,11 +56,11 @@ public struct Network: Sendable {
     }
 
     /// Reads a network from the bytes of an `.atlnn` file; `source` names it in errors.
-    /// - Throws: `NetworkError` naming `source` and what is wrong; never traps, whatever the bytes.
-    public init(data: Data, source: String = "network") throws(NetworkError) {
+    /// - Throws: `CareLabelError` naming `source` and what is wrong; never traps, whatever the bytes.
+    public init(data: Data, source: String = "network") throws(CareLabelError) {
         Self.useOneBLASThreadByDefault()
-        let result: Result<NetworkFile.Contents, NetworkError> = data.withUnsafeBytes { bytes in
-            do throws(NetworkError) {
+        let result: Result<NetworkFile.Contents, CareLabelError> = data.withUnsafeBytes { bytes in
+            do throws(CareLabelError) {
                 return .success(try NetworkFile.read(bytes, source: source))
             } catch {
                 return .failure(error)
@@ -104,15 +104,15 @@ public struct Network: Sendable {
     }
 
     /// The shape `run` returns for an input of `input`'s shape.
-    /// - Throws: `NetworkError.inputShape` when the network cannot take it: wrong channel
+    /// - Throws: `CareLabelError.inputShape` when the network cannot take it: wrong channel
     ///   count, not the fixed size, or too small for some layer. Check a size before `run` when
     ///   the network is fully convolutional and images come from users.
-    public func outputShape(for input: TensorShape) throws(NetworkError) -> TensorShape {
+    public func outputShape(for input: TensorShape) throws(CareLabelError) -> TensorShape {
         try shapes(for: input).last!
     }
 
     /// The shapes of the input and of every layer's output, in order.
-    func shapes(for input: TensorShape) throws(NetworkError) -> [TensorShape] {
+    func shapes(for input: TensorShape) throws(CareLabelError) -> [TensorShape] {
         guard input.channels == inputChannels, input.height > 0, input.width > 0,
               inputHeight.map({ $0 == input.height }) ?? true, inputWidth.map({ $0 == input.width }) ?? true
         else {
@@ -122,7 +122,7 @@ public struct Network: Sendable {
         var shapes = [input]
         shapes.reserveCapacity(layers.count + 1)
         for (index, layer) in layers.enumerated() {
-            func refuse(_ reason: String) -> NetworkError {
+            func refuse(_ reason: String) -> CareLabelError {
                 .inputShape(source: source, reason: "a \(input) input cannot go through layer \(index + 1) (\(layer.op)): \(reason)")
             }
             switch layer.outputShape(for: shapes[index]) {

@@ -10,7 +10,7 @@ import Foundation
 /// 3. the float32 tensors in layer order: conv weight [out][in/groups][k][k] then bias [out],
 ///    dense weight [out][in] then bias [out]; nothing after the last one.
 ///
-/// Reading is defensive: any byte sequence either loads or throws a `NetworkError` naming the
+/// Reading is defensive: any byte sequence either loads or throws a `CareLabelError` naming the
 /// file and the problem. Dimensions are bounded (below), sizes are checked against each other
 /// when the input size is known, and the data must be exactly as long as the layers need.
 enum NetworkFile {
@@ -56,7 +56,7 @@ enum NetworkFile {
         }
     }
 
-    static func read(_ bytes: UnsafeRawBufferPointer, source: String) throws(NetworkError) -> Contents {
+    static func read(_ bytes: UnsafeRawBufferPointer, source: String) throws(CareLabelError) -> Contents {
         // Line 1: the magic and the version.
         guard bytes.count > magic.count, zip(magic, bytes).allSatisfy({ $0 == $1 }) else { throw .notANetwork(source: source) }
         guard let versionEnd = bytes[magic.count...].prefix(16).firstIndex(of: 0x0A) else { throw .notANetwork(source: source) }
@@ -98,7 +98,7 @@ enum NetworkFile {
         var offset = dataStart
         for (index, spec) in specs.enumerated() {
             let layerNumber = index + 1
-            func tensor(_ count: Int, _ what: String) throws(NetworkError) -> [Float] {
+            func tensor(_ count: Int, _ what: String) throws(CareLabelError) -> [Float] {
                 let values = try readFloats(bytes, at: offset, count: count, source: source, layer: layerNumber, what: what)
                 offset += count * MemoryLayout<Float>.size
                 return values
@@ -125,7 +125,7 @@ enum NetworkFile {
 
     /// Reads the top-level fields into `contents` and returns the layers as stated, with the
     /// channel counts (and dense input sizes) that flow between them.
-    private static func readHeader(_ header: JSONObject, source: String, into contents: inout Contents) throws(NetworkError) -> [LayerSpec] {
+    private static func readHeader(_ header: JSONObject, source: String, into contents: inout Contents) throws(CareLabelError) -> [LayerSpec] {
         let top = HeaderFields(object: header) { .badHeader(source: source, reason: $0) }
         try top.requireOnly(["name", "input", "normalize", "layers", "classes", "meta"])
         contents.name = try top.string("name")
@@ -182,7 +182,7 @@ enum NetworkFile {
 
     /// Reads layer `number` and moves `shape` past it; a size that becomes empty, or a dense
     /// layer whose input size is unknown, is refused here rather than when an image arrives.
-    private static func readLayer(_ value: JSONValue, number: Int, after shape: inout PartialShape, source: String) throws(NetworkError) -> LayerSpec {
+    private static func readLayer(_ value: JSONValue, number: Int, after shape: inout PartialShape, source: String) throws(CareLabelError) -> LayerSpec {
         guard let object = value.object else {
             throw .badLayer(source: source, layer: number, reason: "must be an object, got \(HeaderFields.shown(value))")
         }
@@ -204,7 +204,7 @@ enum NetworkFile {
             if depthwise, groups != shape.channels || out != shape.channels {
                 throw fields.fail("\"groups\" must be 1 or, for a depthwise convolution, equal the input channels (\(shape.channels)) and \"out\"; got groups \(groups), out \(out)")
             }
-            func side(_ size: Int?) throws(NetworkError) -> Int? {
+            func side(_ size: Int?) throws(CareLabelError) -> Int? {
                 guard let size else { return nil }
                 let span = size + 2 * pad - kernel
                 guard span >= 0 else { throw fields.fail("its \(kernel)×\(kernel) kernel with padding \(pad) does not fit the \(size)-pixel input") }
@@ -216,7 +216,7 @@ enum NetworkFile {
         case "maxpool":
             try fields.requireOnly(["op", "size"])
             let size = try fields.integer("size", in: 1...maxKernel)
-            func side(_ value: Int?) throws(NetworkError) -> Int? {
+            func side(_ value: Int?) throws(CareLabelError) -> Int? {
                 guard let value else { return nil }
                 guard value >= size else { throw fields.fail("its \(size)×\(size) window does not fit the \(value)-pixel input") }
                 return value / size
@@ -243,7 +243,7 @@ enum NetworkFile {
     }
 
     /// `count` little-endian float32 values at `offset`, all finite.
-    private static func readFloats(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int, source: String, layer: Int, what: String) throws(NetworkError) -> [Float] {
+    private static func readFloats(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int, source: String, layer: Int, what: String) throws(CareLabelError) -> [Float] {
         var firstBad: Int?
         let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
             let raw = UnsafeMutableRawBufferPointer(buffer)

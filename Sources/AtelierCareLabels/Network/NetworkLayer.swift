@@ -99,7 +99,7 @@ enum NetworkLayer: Sendable {
     }
 }
 
-/// Why a layer cannot take an input of some shape (wrapped into a `NetworkError` by the caller,
+/// Why a layer cannot take an input of some shape (wrapped into a `CareLabelError` by the caller,
 /// which knows the file and the layer).
 struct ShapeMismatch: Error {
     let reason: String

@@ -25,7 +25,7 @@ public struct CareLabelReader: Sendable {
         detector = try SymbolDetector(network: Network(contentsOf: dir.appendingPathComponent(CareModels.detectorFile)))
         classifier = try Network(contentsOf: dir.appendingPathComponent(CareModels.classifierFile))
         guard let side = classifier.inputWidth, classifier.inputHeight == side, classifier.inputChannels == 1 else {
-            throw NetworkError.invalid(source: classifier.source, reason: "the classifier does not take square one-channel crops")
+            throw CareLabelError.invalid(source: classifier.source, reason: "the classifier does not take square one-channel crops")
         }
         cropSide = side
         var classes: [CareSymbol?] = []
@@ -35,14 +35,14 @@ public struct CareLabelReader: Sendable {
             } else if let symbol = CareSymbol.named(name) {
                 classes.append(symbol)
             } else {
-                throw NetworkError.invalid(source: classifier.source, reason: "the classifier names an unknown care symbol \"\(name)\"")
+                throw CareLabelError.invalid(source: classifier.source, reason: "the classifier names an unknown care symbol \"\(name)\"")
             }
         }
         self.classes = classes
         details = try CareModels.detailFiles.map { file in
             let network = try Network(contentsOf: dir.appendingPathComponent(file))
             guard network.inputWidth == side, network.inputHeight == side, network.inputChannels == 1 else {
-                throw NetworkError.invalid(source: network.source, reason: "the detail network does not take the classifier's crops")
+                throw CareLabelError.invalid(source: network.source, reason: "the detail network does not take the classifier's crops")
             }
             return try DetailReader(network: network, classes: classes)
         }

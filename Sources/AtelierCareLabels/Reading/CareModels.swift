@@ -25,20 +25,11 @@ public enum CareModels {
     }
 
     /// The first candidate that holds all the networks.
-    public static func directory() throws -> URL {
+    public static func directory() throws(CareLabelError) -> URL {
         let dirs = candidates()
         for dir in dirs where files.allSatisfy({ FileManager.default.fileExists(atPath: dir.appendingPathComponent($0).path) }) {
             return dir
         }
-        throw CareModelsMissing(searched: dirs)
-    }
-}
-
-/// The care networks were found nowhere.
-public struct CareModelsMissing: Error, CustomStringConvertible {
-    public let searched: [URL]
-    public var description: String {
-        "the care-symbol networks (\(CareModels.files.joined(separator: ", "))) are not in "
-            + searched.map(\.path).joined(separator: ", ") + "; set ATELIER_MODELS to their directory, or run 'make train-care'"
+        throw CareLabelError.modelsMissing(searched: dirs)
     }
 }

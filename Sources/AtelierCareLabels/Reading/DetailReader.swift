@@ -24,7 +24,7 @@ struct DetailReader: Sendable {
 
     /// `classes`: the classifier's classes in output order (nil for "none").
     init(network: Network, classes: [CareSymbol?]) throws {
-        func invalid(_ reason: String) -> NetworkError { .invalid(source: network.source, reason: reason) }
+        func invalid(_ reason: String) -> CareLabelError { .invalid(source: network.source, reason: reason) }
         guard let codes = network.meta["codes"]?.object else {
             throw invalid("the detail network's meta has no \"codes\" object (its classes, each with the codes drawn with it)")
         }

@@ -21,7 +21,7 @@ struct SymbolDetector {
     init(network: Network) throws {
         self.network = network
         guard let stride = network.meta["stride"]?.integer.map(Int.init), stride > 0, stride <= 64 else {
-            throw NetworkError.invalid(source: network.source, reason: "the detector's meta has no valid stride")
+            throw CareLabelError.invalid(source: network.source, reason: "the detector's meta has no valid stride")
         }
         self.stride = stride
     }

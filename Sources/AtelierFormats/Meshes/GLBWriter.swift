@@ -8,7 +8,7 @@ import AtelierRecords
 /// is the top-left of the image), indices, then the PNG, each starting on a 4-byte boundary as
 /// the specification requires. POSITION carries `min` and `max`, which glTF requires.
 public enum GLBWriter {
-    public static func write(_ mesh: TexturedMesh) throws(MeshFormatError) -> [UInt8] {
+    public static func write(_ mesh: TexturedMesh) throws(FormatError) -> [UInt8] {
         if let why = mesh.inconsistency { throw .inconsistentMesh(why) }
         var binary: [UInt8] = []
         var views: [JSONValue] = [], accessors: [JSONValue] = []
@@ -63,7 +63,7 @@ public enum GLBWriter {
         }
         material["pbrMetallicRoughness"] = .object(pbr)
         while binary.count % 4 != 0 { binary.append(0) }
-        guard binary.count < Int(UInt32.max) - 1024 else { throw .tooLarge("\(binary.count) bytes of binary data (glTF's limit is 4 GiB)") }
+        guard binary.count < Int(UInt32.max) - 1024 else { throw .meshTooLarge("\(binary.count) bytes of binary data (glTF's limit is 4 GiB)") }
 
         document["scene"] = 0
         document["scenes"] = .array([.object(["nodes": .array([0])])])

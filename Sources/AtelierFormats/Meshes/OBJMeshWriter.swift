@@ -4,7 +4,7 @@
 public enum OBJMeshWriter {
     /// The files to write into one directory, by name: `<base>.obj`, `<base>.mtl`, and
     /// `<base>.png` when the mesh has a texture.
-    public static func write(_ mesh: TexturedMesh, baseName: String) throws(MeshFormatError) -> [(name: String, bytes: [UInt8])] {
+    public static func write(_ mesh: TexturedMesh, baseName: String) throws(FormatError) -> [(name: String, bytes: [UInt8])] {
         if let why = mesh.inconsistency { throw .inconsistentMesh(why) }
         let textured = mesh.texturePNG != nil && !mesh.textureCoordinates.isEmpty
         var obj = "# Atelier\nmtllib \(baseName).mtl\no \(mesh.name)\n"

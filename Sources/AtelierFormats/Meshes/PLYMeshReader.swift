@@ -8,12 +8,12 @@
 /// refused rather than guessed at.
 public enum PLYMeshReader {
     /// The mesh (without texture bytes) and the texture file name its header gives, if any.
-    public static func read(_ bytes: [UInt8]) throws(MeshFormatError) -> (mesh: TexturedMesh, textureFile: String?) {
-        guard let end = headerEnd(bytes) else { throw .malformed("no PLY header (\"ply\" … \"end_header\" within 64 KiB)") }
+    public static func read(_ bytes: [UInt8]) throws(FormatError) -> (mesh: TexturedMesh, textureFile: String?) {
+        guard let end = headerEnd(bytes) else { throw .malformedMesh("no PLY header (\"ply\" … \"end_header\" within 64 KiB)") }
         let header = String(decoding: bytes[..<end], as: UTF8.self)
         let lines = header.split(whereSeparator: \.isNewline).map { $0.split(separator: " ").map(String.init) }
-        guard lines.first == ["ply"] else { throw .malformed("does not start with \"ply\"") }
-        guard lines.contains(["format", "binary_little_endian", "1.0"]) else { throw .malformed("only binary_little_endian 1.0 PLY is read") }
+        guard lines.first == ["ply"] else { throw .malformedMesh("does not start with \"ply\"") }
+        guard lines.contains(["format", "binary_little_endian", "1.0"]) else { throw .malformedMesh("only binary_little_endian 1.0 PLY is read") }
         var textureFile: String?
         var elements: [(name: String, count: Int, properties: [Property])] = []
         for words in lines.dropFirst() {
@@ -21,16 +21,16 @@ public enum PLYMeshReader {
             case "comment":
                 if words.count >= 3, words[1] == "TextureFile" { textureFile = words[2...].joined(separator: " ") }
             case "element":
-                guard words.count == 3, let count = Int(words[2]), count >= 0 else { throw .malformed("bad element line: \(words.joined(separator: " "))") }
+                guard words.count == 3, let count = Int(words[2]), count >= 0 else { throw .malformedMesh("bad element line: \(words.joined(separator: " "))") }
                 elements.append((words[1], count, []))
             case "property":
-                guard !elements.isEmpty else { throw .malformed("property before any element") }
+                guard !elements.isEmpty else { throw .malformedMesh("property before any element") }
                 if words.count == 5, words[1] == "list", let countType = Scalar(words[2]), let itemType = Scalar(words[3]) {
                     elements[elements.count - 1].properties.append(Property(name: words[4], type: itemType, listCount: countType))
                 } else if words.count == 3, let type = Scalar(words[1]) {
                     elements[elements.count - 1].properties.append(Property(name: words[2], type: type, listCount: nil))
                 } else {
-                    throw .malformed("bad property line: \(words.joined(separator: " "))")
+                    throw .malformedMesh("bad property line: \(words.joined(separator: " "))")
                 }
             default: continue
             }
@@ -40,7 +40,7 @@ public enum PLYMeshReader {
         for element in elements {
             // Every record takes at least a byte per property: refuse counts the file cannot hold.
             guard element.count <= (bytes.count - cursor.offset) / max(1, element.properties.count) else {
-                throw .malformed("\(element.count) \(element.name) elements do not fit in the file")
+                throw .malformedMesh("\(element.count) \(element.name) elements do not fit in the file")
             }
             switch element.name {
             case "vertex": try readVertices(element.count, element.properties, &cursor, into: &mesh)
@@ -48,7 +48,7 @@ public enum PLYMeshReader {
             default: for _ in 0 ..< element.count { for p in element.properties { _ = try cursor.skip(p) } }
             }
         }
-        if let why = mesh.inconsistency { throw .malformed(why) }
+        if let why = mesh.inconsistency { throw .malformedMesh(why) }
         return (mesh, textureFile)
     }
 
@@ -89,15 +89,15 @@ public enum PLYMeshReader {
         let bytes: [UInt8]
         var offset: Int
 
-        mutating func raw(_ size: Int) throws(MeshFormatError) -> UInt64 {
-            guard offset + size <= bytes.count else { throw .malformed("the file ends early, at byte \(bytes.count)") }
+        mutating func raw(_ size: Int) throws(FormatError) -> UInt64 {
+            guard offset + size <= bytes.count else { throw .malformedMesh("the file ends early, at byte \(bytes.count)") }
             var value: UInt64 = 0
             for i in 0 ..< size { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
             offset += size
             return value
         }
 
-        mutating func number(_ type: Scalar) throws(MeshFormatError) -> Double {
+        mutating func number(_ type: Scalar) throws(FormatError) -> Double {
             let bits = try raw(type.size)
             switch type {
             case .int8: return Double(Int8(truncatingIfNeeded: bits))
@@ -111,10 +111,10 @@ public enum PLYMeshReader {
             }
         }
 
-        mutating func skip(_ property: Property) throws(MeshFormatError) -> Int {
+        mutating func skip(_ property: Property) throws(FormatError) -> Int {
             guard let countType = property.listCount else { _ = try raw(property.type.size); return 1 }
             let count = try number(countType)
-            guard count >= 0, count <= 1_000 else { throw .malformed("a list of \(count) items") }
+            guard count >= 0, count <= 1_000 else { throw .malformedMesh("a list of \(count) items") }
             for _ in 0 ..< Int(count) { _ = try raw(property.type.size) }
             return Int(count)
         }
@@ -133,9 +133,9 @@ public enum PLYMeshReader {
         return nil
     }
 
-    private static func readVertices(_ count: Int, _ properties: [Property], _ cursor: inout Cursor, into mesh: inout TexturedMesh) throws(MeshFormatError) {
+    private static func readVertices(_ count: Int, _ properties: [Property], _ cursor: inout Cursor, into mesh: inout TexturedMesh) throws(FormatError) {
         let names = properties.map(\.name)
-        guard names.contains("x"), names.contains("y"), names.contains("z") else { throw .malformed("vertices have no x, y, z") }
+        guard names.contains("x"), names.contains("y"), names.contains("z") else { throw .malformedMesh("vertices have no x, y, z") }
         let hasNormals = names.contains("nx") && names.contains("ny") && names.contains("nz")
         let uvNames = [("s", "t"), ("u", "v"), ("texture_u", "texture_v")].first { names.contains($0.0) && names.contains($0.1) }
         func slot(_ name: String) -> Int { names.firstIndex(of: name)! }
@@ -154,9 +154,9 @@ public enum PLYMeshReader {
         }
     }
 
-    private static func readFaces(_ count: Int, _ properties: [Property], _ cursor: inout Cursor, into mesh: inout TexturedMesh) throws(MeshFormatError) {
+    private static func readFaces(_ count: Int, _ properties: [Property], _ cursor: inout Cursor, into mesh: inout TexturedMesh) throws(FormatError) {
         guard let index = properties.firstIndex(where: { ($0.name == "vertex_indices" || $0.name == "vertex_index") && $0.listCount != nil }) else {
-            throw .malformed("faces have no vertex_indices list")
+            throw .malformedMesh("faces have no vertex_indices list")
         }
         let vertexCount = Double(mesh.positions.count)
         mesh.triangles.reserveCapacity(count)
@@ -164,11 +164,11 @@ public enum PLYMeshReader {
             for (k, property) in properties.enumerated() {
                 guard k == index, let countType = property.listCount else { _ = try cursor.skip(property); continue }
                 let n = try cursor.number(countType)
-                guard n == 3 else { throw .malformed("face \(face) has \(n) corners; only triangles are read") }
+                guard n == 3 else { throw .malformedMesh("face \(face) has \(n) corners; only triangles are read") }
                 var corners = SIMD3<UInt32>()
                 for c in 0 ..< 3 {
                     let v = try cursor.number(property.type)
-                    guard v >= 0, v < vertexCount, v == v.rounded() else { throw .malformed("face \(face) refers to vertex \(v) of \(Int(vertexCount))") }
+                    guard v >= 0, v < vertexCount, v == v.rounded() else { throw .malformedMesh("face \(face) refers to vertex \(v) of \(Int(vertexCount))") }
                     corners[c] = UInt32(v)
                 }
                 mesh.triangles.append(corners)

@@ -3,7 +3,7 @@
 /// as a `uchar` count and `uint` indices. A texture is named by MeshLab's `comment TextureFile`.
 public enum PLYMeshWriter {
     /// The file's bytes; `textureFileName` is the PNG written beside it, if any.
-    public static func write(_ mesh: TexturedMesh, textureFileName: String? = nil, comments: [String] = []) throws(MeshFormatError) -> [UInt8] {
+    public static func write(_ mesh: TexturedMesh, textureFileName: String? = nil, comments: [String] = []) throws(FormatError) -> [UInt8] {
         if let why = mesh.inconsistency { throw .inconsistentMesh(why) }
         var header = "ply\nformat binary_little_endian 1.0\n"
         for comment in comments { header += "comment \(comment.filter { $0 != "\n" && $0 != "\r" })\n" }

@@ -3,7 +3,7 @@
 public enum PLYPointCloudWriter {
     /// The file's bytes. `normals`, when given, has one per point; `colours` likewise.
     public static func write(points: [SIMD3<Float>], normals: [SIMD3<Float>] = [], colours: [SIMD3<UInt8>] = [],
-                             comments: [String] = []) throws(MeshFormatError) -> [UInt8] {
+                             comments: [String] = []) throws(FormatError) -> [UInt8] {
         if !normals.isEmpty && normals.count != points.count { throw .inconsistentMesh("\(normals.count) normals for \(points.count) points") }
         if !colours.isEmpty && colours.count != points.count { throw .inconsistentMesh("\(colours.count) colours for \(points.count) points") }
         if points.contains(where: { !$0.x.isFinite || !$0.y.isFinite || !$0.z.isFinite }) { throw .inconsistentMesh("a point is not finite") }

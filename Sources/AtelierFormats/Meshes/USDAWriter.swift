@@ -10,8 +10,8 @@ public enum USDAWriter {
     public static let packagedTexturePath = "0/texture.png"
 
     /// The `.usda` text for `mesh`; `texturePath` is the asset path the `UsdUVTexture` reads,
-    /// relative to the layer. Throws `MeshFormatError.inconsistentMesh` for an inconsistent mesh.
-    public static func usda(for mesh: TexturedMesh, texturePath: String = packagedTexturePath) throws(MeshFormatError) -> String {
+    /// relative to the layer. Throws `FormatError.inconsistentMesh` for an inconsistent mesh.
+    public static func usda(for mesh: TexturedMesh, texturePath: String = packagedTexturePath) throws(FormatError) -> String {
         if let why = mesh.inconsistency { throw .inconsistentMesh(why) }
         let material = "/" + primName(mesh.name) + "/Materials/Material"
         // A texture needs coordinates to be sampled with; without them it is left out.

@@ -8,8 +8,8 @@
 /// the bytes depend on the mesh alone. No zip64: a package past 4 GiB is refused.
 public enum USDZWriter {
     /// The package's bytes, for the caller to write atomically. Throws
-    /// `MeshFormatError.inconsistentMesh` or `.tooLarge`.
-    public static func usdz(for mesh: TexturedMesh) throws(MeshFormatError) -> [UInt8] {
+    /// `FormatError.inconsistentMesh` or `.meshTooLarge`.
+    public static func usdz(for mesh: TexturedMesh) throws(FormatError) -> [UInt8] {
         let layer = try USDAWriter.usda(for: mesh)
         var files = [(name: USDAWriter.primName(mesh.name) + ".usda", data: Array(layer.utf8))]
         if let png = mesh.texturePNG, !mesh.textureCoordinates.isEmpty {
@@ -19,7 +19,7 @@ public enum USDZWriter {
     }
 
     /// A zip of `files` in order, stored, with each file's data 64-byte aligned.
-    static func storedZip(_ files: [(name: String, data: [UInt8])]) throws(MeshFormatError) -> [UInt8] {
+    static func storedZip(_ files: [(name: String, data: [UInt8])]) throws(FormatError) -> [UInt8] {
         let limit = UInt64(UInt32.max)
         var out: [UInt8] = []
         out.reserveCapacity(files.reduce(0) { $0 + $1.data.count + 200 } + 22)
@@ -33,7 +33,7 @@ public enum USDZWriter {
             var padding = (64 - (out.count + 30 + name.count) % 64) % 64
             if padding > 0 && padding < 4 { padding += 64 }
             guard offset <= limit, UInt64(file.data.count) <= limit else {
-                throw .tooLarge("USDZ package of \(offset + UInt64(file.data.count)) bytes; a zip without zip64 holds 4 GiB")
+                throw .meshTooLarge("USDZ package of \(offset + UInt64(file.data.count)) bytes; a zip without zip64 holds 4 GiB")
             }
 
             out.append32(0x0403_4b50)
@@ -60,7 +60,7 @@ public enum USDZWriter {
         }
         let centralOffset = UInt64(out.count)
         guard centralOffset + UInt64(central.count) <= limit, files.count <= Int(UInt16.max) else {
-            throw .tooLarge("USDZ package of \(centralOffset + UInt64(central.count)) bytes; a zip without zip64 holds 4 GiB")
+            throw .meshTooLarge("USDZ package of \(centralOffset + UInt64(central.count)) bytes; a zip without zip64 holds 4 GiB")
         }
         out += central
         out.append32(0x0605_4b50)

@@ -32,7 +32,8 @@ public enum BundleAdjuster {
         let layout: BundleAdjustmentLayout
         switch BundleAdjustmentLayout.make(problem, options: options) {
         case .success(let made): layout = made
-        case .failure(let error): return failed(error.reason)
+        case .failure(.inconsistentBundleAdjustmentProblem(let reason)): return failed(reason)
+        case .failure(let error): return failed(error.description)
         }
         let workspace = BundleAdjustmentWorkspace(layout: layout, problem: problem, loss: loss, threads: options.threads)
         var parameters = BundleAdjustmentParameters(cameras: problem.cameras, poses: problem.poses, points: problem.points)

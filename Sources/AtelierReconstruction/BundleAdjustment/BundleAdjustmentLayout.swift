@@ -41,12 +41,12 @@ struct BundleAdjustmentLayout: Sendable {
 
     /// Nil with a reason when the problem is malformed: array lengths that disagree, a camera or
     /// observation index out of range.
-    static func make(_ problem: BundleAdjustmentProblem, options: BundleAdjustmentOptions) -> Result<BundleAdjustmentLayout, BundleAdjustmentLayoutError> {
+    static func make(_ problem: BundleAdjustmentProblem, options: BundleAdjustmentOptions) -> Result<BundleAdjustmentLayout, ReconstructionError> {
         guard problem.imageCamera.count == problem.poses.count else {
-            return .failure(.init("imageCamera has \(problem.imageCamera.count) entries for \(problem.poses.count) poses"))
+            return .failure(.inconsistentBundleAdjustmentProblem("imageCamera has \(problem.imageCamera.count) entries for \(problem.poses.count) poses"))
         }
         for (image, camera) in problem.imageCamera.enumerated() where !(0 ..< problem.cameras.count).contains(camera) {
-            return .failure(.init("image \(image) uses camera \(camera) of \(problem.cameras.count)"))
+            return .failure(.inconsistentBundleAdjustmentProblem("image \(image) uses camera \(camera) of \(problem.cameras.count)"))
         }
         let (sorted, pointEnds): ([Int32], [Int32])
         switch activeObservationsByPoint(problem) {
@@ -67,13 +67,13 @@ struct BundleAdjustmentLayout: Sendable {
     /// a stable counting sort, and per point `p` where its observations start (`[p]`) and end
     /// (`[p + 1]`) among them. Fails on an observation whose image or point is out of range.
     private static func activeObservationsByPoint(_ problem: BundleAdjustmentProblem)
-        -> Result<(sorted: [Int32], pointEnds: [Int32]), BundleAdjustmentLayoutError> {
+        -> Result<(sorted: [Int32], pointEnds: [Int32]), ReconstructionError> {
         var active: [Int32] = []
         var perPoint = [Int32](repeating: 0, count: problem.points.count + 1)
         for (index, o) in problem.observations.enumerated() {
             let image = Int(o.image), point = Int(o.point)
             guard (0 ..< problem.poses.count).contains(image), (0 ..< problem.points.count).contains(point) else {
-                return .failure(.init("observation \(index) refers to image \(o.image) of \(problem.poses.count) and point \(o.point) of \(problem.points.count)"))
+                return .failure(.inconsistentBundleAdjustmentProblem("observation \(index) refers to image \(o.image) of \(problem.poses.count) and point \(o.point) of \(problem.points.count)"))
             }
             guard problem.poses[image].pointInCam(problem.points[point]).z > 0, o.pixel.x.isFinite, o.pixel.y.isFinite else { continue }
             active.append(Int32(index))
@@ -168,10 +168,4 @@ struct BundleAdjustmentLayout: Sendable {
     }
 
     var activeObservationCount: Int { observation.count }
-}
-
-/// Why a problem could not be laid out; becomes `Termination.failed`.
-struct BundleAdjustmentLayoutError: Error {
-    var reason: String
-    init(_ reason: String) { self.reason = reason }
 }

@@ -90,7 +90,7 @@ extension MeshReconstructor {
         }
         var texturingOptions = TexturingOptions()
         texturingOptions.textureSize = textureSide
-        do throws(TexturingError) {
+        do throws(ReconstructionError) {
             return try MeshTexturer.texture(mesh, views: photos.compactMap { $0 }, options: texturingOptions) { [textureSide] fraction in
                 progress(ReconstructionProgress(stage: .textureMapping, fraction: fraction, detail: "\(textureSide)×\(textureSide) atlas"))
             }

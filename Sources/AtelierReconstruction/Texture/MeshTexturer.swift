@@ -16,7 +16,7 @@ public enum MeshTexturer {
     ///
     /// `progress` is called on the calling thread with the fraction done, between stages.
     public static func texture(_ mesh: TexturedMesh, views: [TextureView], options: TexturingOptions = .init(),
-                               progress: ((Double) -> Void)? = nil) throws(TexturingError) -> (mesh: TexturedMesh, report: TexturingReport) {
+                               progress: ((Double) -> Void)? = nil) throws(ReconstructionError) -> (mesh: TexturedMesh, report: TexturingReport) {
         let views = try validated(mesh, views: views, options: options)
         let side = options.textureSize, padding = options.paddingPixels
         let topology = FaceTopology(mesh)
@@ -55,7 +55,7 @@ public enum MeshTexturer {
         do throws(ImagingError) {
             png = try PNG.encode(Image(width: side, height: side, channels: 3, pixels: atlas))
         } catch {
-            throw .encoding(error.description)
+            throw .textureEncoding(error.description)
         }
         var output = outputMesh(mesh, charts: charts, unseenFaces: unseenFaces, baker: baker)
         output.texturePNG = png
@@ -66,30 +66,30 @@ public enum MeshTexturer {
     }
 
     /// The views with RGB images, after checking the mesh, the views and the options.
-    private static func validated(_ mesh: TexturedMesh, views: [TextureView], options: TexturingOptions) throws(TexturingError) -> [TextureView] {
+    private static func validated(_ mesh: TexturedMesh, views: [TextureView], options: TexturingOptions) throws(ReconstructionError) -> [TextureView] {
         guard !mesh.triangles.isEmpty, !mesh.positions.isEmpty else { throw .emptyMesh }
         if let why = mesh.inconsistency { throw .inconsistentMesh(why) }
-        guard !views.isEmpty else { throw .noViews }
+        guard !views.isEmpty else { throw .noPhotosToTexture }
         guard (256 ... 8192).contains(options.textureSize) else {
-            throw .invalidOption("texture size must be 256…8192 texels, not \(options.textureSize)")
+            throw .invalidTexturingOption("texture size must be 256…8192 texels, not \(options.textureSize)")
         }
         guard (0 ... 64).contains(options.paddingPixels) else {
-            throw .invalidOption("padding must be 0…64 texels, not \(options.paddingPixels)")
+            throw .invalidTexturingOption("padding must be 0…64 texels, not \(options.paddingPixels)")
         }
         guard options.smoothness >= 0, options.smoothness.isFinite else {
-            throw .invalidOption("smoothness must be zero or more, not \(options.smoothness)")
+            throw .invalidTexturingOption("smoothness must be zero or more, not \(options.smoothness)")
         }
         guard (0 ..< 1).contains(options.occlusionTolerance) else {
-            throw .invalidOption("occlusion tolerance must be 0…1, not \(options.occlusionTolerance)")
+            throw .invalidTexturingOption("occlusion tolerance must be 0…1, not \(options.occlusionTolerance)")
         }
         var result = views
         for (index, view) in views.enumerated() {
             let intrinsics = view.intrinsics
             guard intrinsics.width > 1, intrinsics.height > 1, intrinsics.focalLengthPixels > 0, intrinsics.focalLengthPixels.isFinite else {
-                throw .invalidView(index: index, reason: "unusable intrinsics (\(intrinsics.width)×\(intrinsics.height), f \(intrinsics.focalLengthPixels))")
+                throw .invalidTextureView(index: index, reason: "unusable intrinsics (\(intrinsics.width)×\(intrinsics.height), f \(intrinsics.focalLengthPixels))")
             }
             guard view.image.width == intrinsics.width, view.image.height == intrinsics.height else {
-                throw .invalidView(index: index, reason: "image is \(view.image.width)×\(view.image.height) but its camera is \(intrinsics.width)×\(intrinsics.height)")
+                throw .invalidTextureView(index: index, reason: "image is \(view.image.width)×\(view.image.height) but its camera is \(intrinsics.width)×\(intrinsics.height)")
             }
             if view.image.channels != 3 { result[index].image = view.image.rgb() }
         }

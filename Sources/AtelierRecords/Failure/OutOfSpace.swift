@@ -30,5 +30,6 @@ public enum OutOfSpace {
 /// An error that keeps the `errno` of the system call that failed, so a full disk is recognised
 /// through it (`OutOfSpace.errno(in:)`) without matching its text.
 public protocol SystemCallFailure: Error {
-    var systemErrorCode: Int32 { get }
+    /// The `errno` of the failed call; nil for the cases of the error that made no system call.
+    var systemErrorCode: Int32? { get }
 }

@@ -42,26 +42,26 @@ public struct BatchDirectory: Sendable {
     /// counts as complete if this batch's journal saw it verified and it has not been touched
     /// since (same size, inode and modification time), else after hashing it again; a file
     /// with other content is an error unless `overwrite`, and then counts as absent.
-    public func holding(relative: String, size: Int64, sha256Hex: String, journal: VerifiedJournal = VerifiedJournal()) throws(BatchDirectoryError) -> Holding {
+    public func holding(relative: String, size: Int64, sha256Hex: String, journal: VerifiedJournal = VerifiedJournal()) throws(TransferError) -> Holding {
         let path = finalPath(relative)
         try checkNothingStrangeOnTheWay(to: relative)
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT != S_IFDIR else { throw .isADirectory(path: path) }
-            guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFileInTheWay(path: path) }
             if Int64(info.st_size) == size, journal.vouchesFor(relative, sha256Hex: sha256Hex, info: info) { return .complete }
             if Int64(info.st_size) == size, let digest = try? Self.digest(of: path, bytes: size).hex, digest == sha256Hex { return .complete }
             guard overwrite else { throw .wouldOverwrite(path: path) }
         }
         let partial = partialPath(relative: relative, sha256Hex: sha256Hex)
         guard lstat(partial, &info) == 0 else { return .none }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: partial) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFileInTheWay(path: partial) }
         let have = min(Int64(info.st_size), size)
         return have > 0 ? .partial(bytes: have) : .none
     }
 
     /// Throws `.noSpace` unless the file system holding `root` has `bytes` free (and 1% spare).
-    public func checkSpace(for bytes: Int64) throws(BatchDirectoryError) {
+    public func checkSpace(for bytes: Int64) throws(TransferError) {
         guard bytes > 0 else { return }
         var probe = root
         var info = statvfs()
@@ -77,14 +77,14 @@ public struct BatchDirectory: Sendable {
 
     /// Opens the temporary file of an entry for writing from `offset` (0, or the verified
     /// length of what is there), cutting off anything past it.
-    public func openPartial(relative: String, sha256Hex: String, offset: Int64) throws(BatchDirectoryError) -> PartialFile {
+    public func openPartial(relative: String, sha256Hex: String, offset: Int64) throws(TransferError) -> PartialFile {
         try makeDirectories(partialDirectory)
         let path = partialPath(relative: relative, sha256Hex: sha256Hex)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw .writing(path, code: errno) }
         var hasher = SHA256()
         if offset > 0 {
-            do throws(BatchDirectoryError) {
+            do throws(TransferError) {
                 try Self.hash(path: path, bytes: offset, into: &hasher)
             } catch {
                 close(fd)
@@ -101,7 +101,7 @@ public struct BatchDirectory: Sendable {
 
     /// Checks the finished temporary file against `sha256Hex`, makes it durable and renames it
     /// to `relative`. A mismatch deletes it (the next run starts that file over).
-    public func publish(_ file: PartialFile, relative: String, sha256Hex: String) throws(BatchDirectoryError) {
+    public func publish(_ file: PartialFile, relative: String, sha256Hex: String) throws(TransferError) {
         let target = finalPath(relative)
         let (digest, path) = try file.finish()
         guard digest == sha256Hex else {
@@ -141,7 +141,7 @@ public struct BatchDirectory: Sendable {
     }
 
     /// Refuses a symlink, device or FIFO anywhere between `root` and the file.
-    private func checkNothingStrangeOnTheWay(to relative: String) throws(BatchDirectoryError) {
+    private func checkNothingStrangeOnTheWay(to relative: String) throws(TransferError) {
         var path = root
         var info = stat()
         for component in [""] + relative.split(separator: "/").dropLast().map(String.init) {
@@ -151,7 +151,7 @@ public struct BatchDirectory: Sendable {
         }
     }
 
-    private func makeDirectories(_ path: String) throws(BatchDirectoryError) {
+    private func makeDirectories(_ path: String) throws(TransferError) {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
             if let code = OutOfSpace.errno(in: error), OutOfSpace.isOutOfSpace(code) { throw .writing(path, code: code) }
             throw .cannotWrite(path: path, reason: (error as NSError).localizedDescription)
@@ -159,13 +159,13 @@ public struct BatchDirectory: Sendable {
     }
 
     /// The sha256 of the first `bytes` bytes of `path`.
-    public static func digest(of path: String, bytes: Int64) throws(BatchDirectoryError) -> SHA256.Digest {
+    public static func digest(of path: String, bytes: Int64) throws(TransferError) -> SHA256.Digest {
         var hasher = SHA256()
         try hash(path: path, bytes: bytes, into: &hasher)
         return hasher.finalize()
     }
 
-    static func hash(path: String, bytes: Int64, into hasher: inout SHA256) throws(BatchDirectoryError) {
+    static func hash(path: String, bytes: Int64, into hasher: inout SHA256) throws(TransferError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw .writing(path, code: errno) }
         defer { close(fd) }
@@ -184,4 +184,11 @@ public struct BatchDirectory: Sendable {
 extension SHA256.Digest {
     /// Lower-case hex, as manifests and records carry it.
     var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+extension TransferError {
+    /// `.diskFull` when `code` is ENOSPC or EDQUOT, else `.cannotWrite` with the system's reason.
+    static func writing(_ path: String, code: Int32) -> TransferError {
+        OutOfSpace.isOutOfSpace(code) ? .diskFull(path: path) : .cannotWrite(path: path, reason: String(cString: strerror(code)))
+    }
 }

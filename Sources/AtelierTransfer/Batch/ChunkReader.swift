@@ -22,9 +22,9 @@ final class ChunkReader {
     func open(_ path: String, expectedSize: UInt64, from offset: UInt64, allowLonger: Bool = false) throws {
         closeFile()
         let info: stat
-        (fd, info) = try LocalBatchError.opening(path)
+        (fd, info) = try TransferError.opening(path)
         guard UInt64(info.st_size) == expectedSize || (allowLonger && UInt64(info.st_size) > expectedSize) else {
-            throw LocalBatchError.changed(path: path)
+            throw TransferError.changed(path: path)
         }
         _ = posix_fadvise(fd, off_t(offset), 0, Int32(POSIX_FADV_SEQUENTIAL))
         self.path = path
@@ -44,7 +44,7 @@ final class ChunkReader {
         while have < want {
             let n = pread(fd, buffer.baseAddress! + have, want - have, off_t(offset) + off_t(have))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw n == 0 ? LocalBatchError.changed(path: path) : LocalBatchError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+            guard n > 0 else { throw n == 0 ? TransferError.changed(path: path) : TransferError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
             have += n
         }
         defer { offset += UInt64(want) }

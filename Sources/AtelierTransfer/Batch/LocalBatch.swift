@@ -34,13 +34,13 @@ public struct LocalBatch: Sendable {
         var paths: [ManifestPath] = []
         for item in items {
             let path = try ManifestPath(normalizing: item.name)
-            guard seen.insert(path.string).inserted else { throw LocalBatchError.duplicateName(path.string) }
+            guard seen.insert(path.string).inserted else { throw TransferError.duplicateName(path.string) }
             paths.append(path)
         }
         let sizes = try items.map { item -> UInt64 in
             var info = stat()
-            guard stat(item.localPath, &info) == 0 else { throw LocalBatchError.cannotRead(path: item.localPath, reason: String(cString: strerror(errno))) }
-            guard info.st_mode & S_IFMT == S_IFREG else { throw LocalBatchError.notARegularFile(path: item.localPath) }
+            guard stat(item.localPath, &info) == 0 else { throw TransferError.cannotRead(path: item.localPath, reason: String(cString: strerror(errno))) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw TransferError.notARegularFileToSend(path: item.localPath) }
             return UInt64(info.st_size)
         }
         let digests = try hashAll(items, onHashed: onHashed)
@@ -75,7 +75,7 @@ public struct LocalBatch: Sendable {
     }
 
     static func digest(of path: String, progress: (UInt64) -> Void) throws -> [UInt8] {
-        let fd = try LocalBatchError.opening(path).fd
+        let fd = try TransferError.opening(path).fd
         defer { close(fd) }
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         var hasher = SHA256()
@@ -83,7 +83,7 @@ public struct LocalBatch: Sendable {
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw LocalBatchError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+            guard n >= 0 else { throw TransferError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
             progress(UInt64(n))
@@ -113,37 +113,14 @@ public struct LocalBatch: Sendable {
     }
 }
 
-/// Why a sender's files cannot make a batch.
-public enum LocalBatchError: Error, Equatable, CustomStringConvertible {
-    case cannotRead(path: String, reason: String)
-    case notARegularFile(path: String)
-    /// Two files would get the same name on the receiver.
-    case duplicateName(String)
-    /// The file changed between hashing and sending.
-    case changed(path: String)
-    /// The file's bytes no longer hash to the sha256 given for it (by its record, or noted when
-    /// it was last sent): it changed since.
-    case notAsRecorded(path: String)
-
-    public var description: String {
-        switch self {
-        case .cannotRead(let path, let reason): return "\(path): cannot read: \(reason)"
-        case .notARegularFile(let path): return "\(path): not a regular file"
-        case .duplicateName(let name): return "two files would both be \(name) on the receiver"
-        case .changed(let path): return "\(path) changed while being sent"
-        case .notAsRecorded(let path): return "\(path) changed since its sha256 was noted (in its record, or when it was last sent); send it again"
-        }
-    }
-}
-
-extension LocalBatchError {
+extension TransferError {
     /// Opens `path` for reading without blocking on a FIFO or device (`RegularFile`).
-    static func opening(_ path: String) throws(LocalBatchError) -> (fd: Int32, info: stat) {
+    static func opening(_ path: String) throws(TransferError) -> (fd: Int32, info: stat) {
         do throws(RecordsError) {
             return try RegularFile.open(path)
         } catch {
             switch error {
-            case .notARegularFile: throw .notARegularFile(path: path)
+            case .notARegularFile: throw .notARegularFileToSend(path: path)
             case .cannotOpen(_, let code), .cannotRead(_, let code): throw .cannotRead(path: path, reason: String(cString: strerror(code)))
             default: throw .cannotRead(path: path, reason: error.reason)  // RegularFile throws only the cases above
             }

@@ -26,7 +26,7 @@ public final class PartialFile: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Appends `bytes`.
-    public func append(_ bytes: UnsafeRawBufferPointer) throws(BatchDirectoryError) {
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(TransferError) {
         hasher.update(bufferPointer: bytes)
         var offset = 0
         while offset < bytes.count {
@@ -44,7 +44,7 @@ public final class PartialFile: @unchecked Sendable {
     }
 
     /// Makes the bytes durable and returns the whole file's sha256 (hex) and its path.
-    func finish() throws(BatchDirectoryError) -> (digest: String, path: String) {
+    func finish() throws(TransferError) -> (digest: String, path: String) {
         guard fsync(fd) == 0 else { throw .writing(path, code: errno) }
         return (hasher.finalize().hex, path)
     }

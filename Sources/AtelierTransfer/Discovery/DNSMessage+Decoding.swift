@@ -7,7 +7,7 @@ extension DNSMessage {
     /// length; names are limited to 255 bytes and labels to 63; the header's counts are checked
     /// against the bytes present and `maximumRecordCount` before anything is allocated. Bytes
     /// after the last record are ignored, as other mDNS stacks do.
-    public init(bytes: some Collection<UInt8>) throws(DiscoveryError) {
+    public init(bytes: some Collection<UInt8>) throws(TransferError) {
         var reader = DNSReader(bytes: Array(bytes))
         let id = try reader.u16()
         let flags = try reader.u16()
@@ -54,27 +54,27 @@ struct DNSReader {
 
     var remaining: Int { bytes.count - offset }
 
-    private func need(_ count: Int, at position: Int) throws(DiscoveryError) {
+    private func need(_ count: Int, at position: Int) throws(TransferError) {
         if position + count > bytes.count { throw .truncated(offset: position, needed: position + count - bytes.count) }
     }
 
-    mutating func u8() throws(DiscoveryError) -> UInt8 {
+    mutating func u8() throws(TransferError) -> UInt8 {
         try need(1, at: offset)
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func u16() throws(DiscoveryError) -> UInt16 {
+    mutating func u16() throws(TransferError) -> UInt16 {
         try need(2, at: offset)
         defer { offset += 2 }
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
 
-    mutating func u32() throws(DiscoveryError) -> UInt32 {
+    mutating func u32() throws(TransferError) -> UInt32 {
         UInt32(try u16()) << 16 | UInt32(try u16())
     }
 
-    mutating func take(_ count: Int) throws(DiscoveryError) -> [UInt8] {
+    mutating func take(_ count: Int) throws(TransferError) -> [UInt8] {
         try need(count, at: offset)
         defer { offset += count }
         return Array(bytes[offset..<(offset + count)])
@@ -82,7 +82,7 @@ struct DNSReader {
 
     /// A possibly compressed name starting at the cursor; the cursor moves past it (past the
     /// first pointer, if any).
-    mutating func name() throws(DiscoveryError) -> DNSName {
+    mutating func name() throws(TransferError) -> DNSName {
         let start = offset
         var labels: [[UInt8]] = []
         var position = offset
@@ -119,7 +119,7 @@ struct DNSReader {
     }
 
     /// A resource record at the cursor, its data decoded for A, AAAA, PTR, SRV and TXT.
-    mutating func record() throws(DiscoveryError) -> DNSResourceRecord {
+    mutating func record() throws(TransferError) -> DNSResourceRecord {
         let owner = try name()
         let type = DNSRecordType(rawValue: try u16())
         let rawClass = try u16()

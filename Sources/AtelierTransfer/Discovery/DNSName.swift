@@ -19,12 +19,12 @@ public struct DNSName: Sendable, Hashable, CustomStringConvertible {
 
     /// A name from its labels as text; throws if a label is empty or too long, or the whole
     /// name is over 255 bytes on the wire.
-    public init(labels: [String]) throws(DiscoveryError) {
+    public init(labels: [String]) throws(TransferError) {
         try self.init(byteLabels: labels.map { Array($0.utf8) })
     }
 
     /// A name from its labels as bytes, checked like `init(labels:)`.
-    public init(byteLabels: [[UInt8]]) throws(DiscoveryError) {
+    public init(byteLabels: [[UInt8]]) throws(TransferError) {
         for label in byteLabels {
             if label.isEmpty { throw .invalidName(String(decoding: Array(byteLabels.joined(separator: [0x2E])), as: UTF8.self)) }
             if label.count > Self.maximumLabelLength { throw .nameTooLong(offset: nil) }
@@ -35,7 +35,7 @@ public struct DNSName: Sendable, Hashable, CustomStringConvertible {
 
     /// A name from dotted text such as `_atelier._tcp.local.` (the final dot is optional). Dots
     /// always separate labels here: build names whose labels hold dots with `init(labels:)`.
-    public init(_ dotted: String) throws(DiscoveryError) {
+    public init(_ dotted: String) throws(TransferError) {
         var text = Substring(dotted)
         if text.hasSuffix(".") { text = text.dropLast() }
         if text.isEmpty { self = .root; return }
@@ -54,7 +54,7 @@ public struct DNSName: Sendable, Hashable, CustomStringConvertible {
     public var firstLabel: String { labels.first.map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
     /// This name with `label` put in front: `("x", _atelier._tcp.local.)` → `x._atelier._tcp.local.`.
-    public func prepending(_ label: String) throws(DiscoveryError) -> DNSName {
+    public func prepending(_ label: String) throws(TransferError) -> DNSName {
         try DNSName(byteLabels: [Array(label.utf8)] + labels)
     }
 

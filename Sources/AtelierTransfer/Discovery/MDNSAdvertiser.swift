@@ -14,7 +14,7 @@ import Glibc
 /// the advertiser is released.
 ///
 ///     let advertiser = MDNSAdvertiser(.atelier(codeNumber: 7, port: listener.port))
-///     try advertiser.start()          // throws DiscoveryError (no interface, socket refused…)
+///     try advertiser.start()          // throws TransferError (no interface, socket refused…)
 ///     defer { advertiser.stop() }
 ///
 /// Sockets are bound with SO_REUSEADDR and SO_REUSEPORT, so Avahi or another responder may keep
@@ -55,7 +55,7 @@ public final class MDNSAdvertiser: @unchecked Sendable {
     /// (`.invalidName`, `.nameTooLong`), the interfaces cannot be found (`.noSuchInterface`,
     /// `.noUsableInterface`), no IPv4 socket could be set up (`.socketCall`, with the call and
     /// errno), or the advertiser was started before (`.advertiserAlreadyStarted`).
-    public func start() throws(DiscoveryError) {
+    public func start() throws(TransferError) {
         let responder = try MDNSResponder(service)
         lock.lock()
         defer { lock.unlock() }
@@ -99,9 +99,9 @@ public final class MDNSAdvertiser: @unchecked Sendable {
     /// IPv4 on every interface (at least one must work); IPv6 where it works. With
     /// `anyPortIfBusy`, an IPv4 socket that cannot share port 5353 (another program holds it
     /// without SO_REUSEADDR) takes any port instead, as a legacy querier.
-    static func openSockets(_ interfaces: [NetworkInterface], anyPortIfBusy: Bool = false) throws(DiscoveryError) -> [MDNSSocket] {
+    static func openSockets(_ interfaces: [NetworkInterface], anyPortIfBusy: Bool = false) throws(TransferError) -> [MDNSSocket] {
         var sockets: [MDNSSocket] = []
-        var firstError: DiscoveryError? = nil
+        var firstError: TransferError? = nil
         for interface in interfaces {
             if !interface.ipv4.isEmpty {
                 do {

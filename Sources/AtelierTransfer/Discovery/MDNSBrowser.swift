@@ -40,7 +40,7 @@ public struct MDNSBrowser: Sendable {
     /// `stopWhen` returns true for those resolved so far. Throws when the service type is not a
     /// valid name, the interfaces cannot be found, or no socket could be opened; a send that
     /// fails later (an interface going down) does not end the browse.
-    public func browse(timeoutSeconds: Double, stopWhen: (@Sendable ([DiscoveredService]) -> Bool)? = nil) throws(DiscoveryError) -> [DiscoveredService] {
+    public func browse(timeoutSeconds: Double, stopWhen: (@Sendable ([DiscoveredService]) -> Bool)? = nil) throws(TransferError) -> [DiscoveredService] {
         var cache = BrowseCache(serviceType: try DNSName(serviceType + ".local."))
         let sockets = try Self.openSockets(try NetworkInterface.select(interfaces))
         defer { sockets.forEach { $0.close() } }
@@ -90,13 +90,13 @@ public struct MDNSBrowser: Sendable {
 
     /// The first receiver found whose TXT `n` is `codeNumber`, or nil when none answered
     /// within `timeoutSeconds`. Returns as soon as one is resolved.
-    public func find(codeNumber: Int, timeoutSeconds: Double) throws(DiscoveryError) -> DiscoveredService? {
+    public func find(codeNumber: Int, timeoutSeconds: Double) throws(TransferError) -> DiscoveredService? {
         try browse(timeoutSeconds: timeoutSeconds) { !$0.matching(codeNumber: codeNumber).isEmpty }.matching(codeNumber: codeNumber).first
     }
 
     /// The same sockets an advertiser opens (IPv4 on each interface, IPv6 where it works), but
     /// on any port where 5353 cannot be shared.
-    static func openSockets(_ interfaces: [NetworkInterface]) throws(DiscoveryError) -> [MDNSSocket] {
+    static func openSockets(_ interfaces: [NetworkInterface]) throws(TransferError) -> [MDNSSocket] {
         try MDNSAdvertiser.openSockets(interfaces, anyPortIfBusy: true)
     }
 }

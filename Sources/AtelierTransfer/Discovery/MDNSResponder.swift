@@ -14,7 +14,7 @@ struct MDNSResponder: Sendable {
     /// The TTL cap of legacy unicast replies (RFC 6762 §6.7).
     static let legacyTTL: UInt32 = 10
 
-    init(_ service: ServiceAdvertisement) throws(DiscoveryError) {
+    init(_ service: ServiceAdvertisement) throws(TransferError) {
         names = try service.names()
         port = service.port
         txt = DNSTXT.strings(service.txt)

@@ -24,7 +24,7 @@ struct MDNSSocket: Sendable {
     static let ipv6Group: [UInt8] = [0xFF, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFB]
 
     /// Opens and joins; on failure nothing is left open.
-    init(interface: NetworkInterface, ipv6: Bool, localPort: UInt16 = MDNSSocket.port) throws(DiscoveryError) {
+    init(interface: NetworkInterface, ipv6: Bool, localPort: UInt16 = MDNSSocket.port) throws(TransferError) {
         self.interface = interface
         self.isIPv6 = ipv6
         self.localPort = localPort
@@ -46,7 +46,7 @@ struct MDNSSocket: Sendable {
         }
     }
 
-    private func joinIPv4() throws(DiscoveryError) {
+    private func joinIPv4() throws(TransferError) {
         guard let local = interface.ipv4.first else { throw .noSuchInterface(interface.name) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -63,7 +63,7 @@ struct MDNSSocket: Sendable {
         try option(Int32(IPPROTO_IP), IP_MULTICAST_LOOP, Int32(1), "setsockopt(IP_MULTICAST_LOOP)")
     }
 
-    private func joinIPv6() throws(DiscoveryError) {
+    private func joinIPv6() throws(TransferError) {
         try option(Int32(IPPROTO_IPV6), IPV6_V6ONLY, Int32(1), "setsockopt(IPV6_V6ONLY)")
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
@@ -80,14 +80,14 @@ struct MDNSSocket: Sendable {
         try option(Int32(IPPROTO_IPV6), IPV6_MULTICAST_LOOP, Int32(1), "setsockopt(IPV6_MULTICAST_LOOP)")
     }
 
-    private func option<Value>(_ level: Int32, _ name: Int32, _ value: Value, _ call: String) throws(DiscoveryError) {
+    private func option<Value>(_ level: Int32, _ name: Int32, _ value: Value, _ call: String) throws(TransferError) {
         let result = withUnsafeBytes(of: value) { setsockopt(descriptor, level, name, $0.baseAddress, socklen_t($0.count)) }
         if result != 0 {
             throw .socketCall(call: call, interface: interface.name, errno: errno)
         }
     }
 
-    private func bind<Address>(_ address: inout Address, _ call: String) throws(DiscoveryError) {
+    private func bind<Address>(_ address: inout Address, _ call: String) throws(TransferError) {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<Address>.size)) }
         }
@@ -95,7 +95,7 @@ struct MDNSSocket: Sendable {
     }
 
     /// Sends to the group, or to `destination` (a unicast reply); throws with errno on failure.
-    func send(_ bytes: [UInt8], to destination: PeerAddress? = nil) throws(DiscoveryError) {
+    func send(_ bytes: [UInt8], to destination: PeerAddress? = nil) throws(TransferError) {
         let peer = destination ?? PeerAddress(address: isIPv6 ? Self.ipv6Group : Self.ipv4Group, port: Self.port)
         let sent: Int
         if isIPv6 {

@@ -43,7 +43,7 @@ struct NetworkInterface: Sendable, Hashable {
     var ipv6: [[UInt8]] = []
 
     /// The interfaces that are up and have at least one address, in `getifaddrs` order.
-    static func all() throws(DiscoveryError) -> [NetworkInterface] {
+    static func all() throws(TransferError) -> [NetworkInterface] {
         var list: UnsafeMutablePointer<ifaddrs>? = nil
         guard getifaddrs(&list) == 0 else { throw .socketCall(call: "getifaddrs", interface: "all interfaces", errno: errno) }
         defer { freeifaddrs(list) }
@@ -76,7 +76,7 @@ struct NetworkInterface: Sendable, Hashable {
 
     /// The interfaces `selection` means; throws when a named one is missing or down, or when
     /// none at all is usable.
-    static func select(_ selection: InterfaceSelection) throws(DiscoveryError) -> [NetworkInterface] {
+    static func select(_ selection: InterfaceSelection) throws(TransferError) -> [NetworkInterface] {
         let interfaces = try all()
         switch selection {
         case .automatic:

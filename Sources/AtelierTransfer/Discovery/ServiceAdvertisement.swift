@@ -59,7 +59,7 @@ public struct ServiceAdvertisement: Sendable, Hashable {
     }
 
     /// The DNS names this advertisement answers for; throws when one is not a valid name.
-    func names() throws(DiscoveryError) -> ServiceNames {
+    func names() throws(TransferError) -> ServiceNames {
         let type = try DNSName(serviceType + ".local.")
         return ServiceNames(type: type, instance: try type.prepending(instanceName), host: try DNSName(labels: [hostName, "local"]))
     }

@@ -48,7 +48,7 @@ public struct BatchReceiver: Sendable {
         var manifest: Manifest?
         while manifest == nil {
             let message: TransferMessage
-            do { message = try connection.receive() } catch let error as TransferError {
+            do { message = try connection.receive() } catch let error as TransferError where error.isProtocolFailure {
                 // The decoder already refuses unsafe paths and broken limits: a bad manifest,
                 // which the sender must hear about, not a silent hang-up.
                 switch error {
@@ -102,11 +102,14 @@ public struct BatchReceiver: Sendable {
                     throw TransferError.unexpectedMessage(expected: "data", got: other.name)
                 }
             }
-        } catch let error as BatchDirectoryError {
-            connection.abort(Self.abortReason(for: error), "\(error)")
-            throw error
         } catch let error as TransferError {
-            if case .peerAborted = error {} else { connection.abort(.protocolError, "\(error)") }
+            // A failure of the disk or of the protocol is told to the peer; a broken or silent
+            // connection is not (there is nobody to tell), nor the peer's own abort.
+            if let reason = Self.abortReason(for: error) {
+                connection.abort(reason, "\(error)")
+            } else if error.isProtocolFailure, !error.isPeerAbort {
+                connection.abort(.protocolError, "\(error)")
+            }
             throw error
         }
     }
@@ -133,8 +136,8 @@ public struct BatchReceiver: Sendable {
             try onEvent(.accepted(batch: manifest.batchID, directory: directory.root, files: manifest.entries.count,
                                   bytes: manifest.totalBytes, toReceive: toReceive))
             return states
-        } catch let error as BatchDirectoryError {
-            connection.abort(Self.abortReason(for: error), "\(error)")
+        } catch let error as TransferError {
+            if let reason = Self.abortReason(for: error) { connection.abort(reason, "\(error)") }
             throw error
         }
     }
@@ -147,12 +150,36 @@ public struct BatchReceiver: Sendable {
         }
     }
 
-    static func abortReason(for error: BatchDirectoryError) -> AbortReason {
+    /// The reason the peer hears for a failure of the receiver's disk; nil for any other error.
+    static func abortReason(for error: TransferError) -> AbortReason? {
         switch error {
         case .noSpace, .diskFull: .diskFull
-        case .wouldOverwrite, .isADirectory, .notADirectory, .notARegularFile: .refusedOverwrite
+        case .wouldOverwrite, .isADirectory, .notADirectory, .notARegularFileInTheWay: .refusedOverwrite
         case .checksumMismatch: .verificationFailed
         case .cannotWrite: .ioError
+        default: nil
         }
+    }
+}
+
+extension TransferError {
+    /// Whether this is a failure of the pairing, channel or message layers: one the receiver
+    /// answers with `abort`, unlike a failure of the sockets, the disk, discovery or the
+    /// sender's files.
+    var isProtocolFailure: Bool {
+        switch self {
+        case .invalidPairingCode, .unknownPairingWord, .malformedHandshake, .unsupportedVersion, .weakPeerKey, .wrongCode,
+             .receiverBusy, .handshakeOutOfOrder, .frameTooLarge, .frameTooSmall, .authenticationFailed, .truncatedStream,
+             .dataAfterClose, .channelClosed, .nonceExhausted, .malformedMessage, .unsafePath, .invalidManifest,
+             .unexpectedMessage, .peerAborted:
+            true
+        default: false
+        }
+    }
+
+    /// Whether the peer aborted (`peerAborted`): nothing to answer.
+    var isPeerAbort: Bool {
+        if case .peerAborted = self { return true }
+        return false
     }
 }

@@ -82,7 +82,7 @@ public struct BatchSender: Sendable {
             }
             if let digest = check?.finalize(), Array(digest) != entry.sha256 {
                 connection.abort(.cancelled, "\(entry.path) changed on the sender since it was recorded")
-                throw LocalBatchError.notAsRecorded(path: path)
+                throw TransferError.notAsRecorded(path: path)
             }
             try connection.send(.fileEnd(entry: UInt32(index), sha256: entry.sha256))
             sentFiles += 1

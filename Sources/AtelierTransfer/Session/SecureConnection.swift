@@ -35,31 +35,25 @@ public final class SecureConnection: @unchecked Sendable {
         return SecureConnection(socket: socket, session: try handshake.finish())
     }
 
-    /// A handshake that broke off before the peer could learn anything about the code: it
-    /// never received the receiver's confirmation tag, so it made no guess. (Once that tag is
-    /// sent, any failure counts as the one attempt the code allows.)
-    public struct NoAttempt: Error, CustomStringConvertible {
-        public let underlying: any Error
-        public var description: String { "\(underlying)" }
-    }
-
-    /// The receiver's side of the handshake (CPace responder). Throws `NoAttempt` when the
-    /// peer went away or spoke something else before its key arrived.
+    /// The receiver's side of the handshake (CPace responder). Throws
+    /// `TransferError.noPairingAttempt` when the peer went away or spoke something else before
+    /// its key arrived: it never received the receiver's confirmation tag, so it made no guess.
+    /// (Once that tag is sent, any failure counts as the one attempt the code allows.)
     public static func pairAsReceiver(_ socket: TCPConnection, code: PairingCode) throws -> SecureConnection {
         var handshake = PairingHandshake.Receiver(code: code)
         let initiate: [UInt8]
         do {
             try socket.write(handshake.greeting)
             initiate = try readExactly(socket, PairingHandshake.initiateBytes, what: "the sender's key")
-        } catch {
-            throw NoAttempt(underlying: error)
+        } catch let error as TransferError {
+            throw TransferError.noPairingAttempt(underlying: error)
         }
         let response: [UInt8]
         do {
             // Garbage, another version or a low-order key: refused before our tag goes out.
             response = try handshake.respond(to: initiate)
-        } catch {
-            throw NoAttempt(underlying: error)
+        } catch let error as TransferError {
+            throw TransferError.noPairingAttempt(underlying: error)
         }
         try socket.write(response)
         let confirmation = try readExactly(socket, PairingHandshake.confirmBytes, what: "the sender's confirmation")

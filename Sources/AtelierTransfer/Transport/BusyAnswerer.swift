@@ -41,7 +41,7 @@ public final class BusyAnswerer: @unchecked Sendable {
     private func answer() {
         while !isStopped {
             let connection: TCPConnection
-            do throws(TransportError) {
+            do throws(TransferError) {
                 connection = try listener.accept(timeoutSeconds: Self.pollSeconds, connectionTimeoutSeconds: Self.writeTimeoutSeconds)
             } catch {
                 guard case .timedOut = error else { return }

@@ -40,7 +40,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// Splits `HOST:PORT`, `[V6]:PORT` or `:PORT` (an empty host: every address).
-    public static func split(_ text: String) throws(TransportError) -> (host: String, port: UInt16) {
+    public static func split(_ text: String) throws(TransferError) -> (host: String, port: UInt16) {
         let host: Substring, port: Substring
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { throw .badAddress(text) }
@@ -57,7 +57,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 
     /// Every address `host` resolves to, for a stream socket on `port`; an empty host means
     /// every local address (for listening).
-    public static func resolve(host: String, port: UInt16, passive: Bool = false) throws(TransportError) -> [SocketAddress] {
+    public static func resolve(host: String, port: UInt16, passive: Bool = false) throws(TransferError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC

@@ -21,19 +21,19 @@ public final class TCPConnection: @unchecked Sendable {
     deinit { Glibc.close(fd) }
 
     /// Connects to the first of `addresses` that accepts within `timeoutSeconds`.
-    public static func connect(to addresses: [SocketAddress], timeoutSeconds: Double) throws(TransportError) -> TCPConnection {
-        var lastError = TransportError.cannotConnect(address: "(no address)", reason: "nothing to connect to")
+    public static func connect(to addresses: [SocketAddress], timeoutSeconds: Double) throws(TransferError) -> TCPConnection {
+        var lastError = TransferError.cannotConnect(address: "(no address)", reason: "nothing to connect to")
         for address in addresses {
             let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            guard fd >= 0 else { throw .cannotConnect(address: "\(address)", reason: TransportError.errnoText()) }
+            guard fd >= 0 else { throw .cannotConnect(address: "\(address)", reason: TransferError.errnoText()) }
             let status = address.withSockaddr { Glibc.connect(fd, $0, $1) }
             if status != 0 && errno != EINPROGRESS {
-                lastError = .cannotConnect(address: "\(address)", reason: TransportError.errnoText())
+                lastError = .cannotConnect(address: "\(address)", reason: TransferError.errnoText())
                 Glibc.close(fd)
                 continue
             }
             if status != 0 {
-                do throws(TransportError) {
+                do throws(TransferError) {
                     try wait(fd: fd, for: Int16(POLLOUT), seconds: timeoutSeconds, what: "connecting to \(address)")
                 } catch {
                     lastError = error
@@ -55,7 +55,7 @@ public final class TCPConnection: @unchecked Sendable {
     }
 
     /// Sends all of `bytes`.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(TransferError) {
         var offset = 0
         while offset < bytes.count {
             let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
@@ -66,29 +66,29 @@ public final class TCPConnection: @unchecked Sendable {
             } else if n < 0 && errno == EINTR {
                 continue
             } else {
-                throw .broken(reason: n == 0 ? "the peer stopped reading" : TransportError.errnoText())
+                throw .broken(reason: n == 0 ? "the peer stopped reading" : TransferError.errnoText())
             }
         }
     }
 
-    public func write(_ bytes: [UInt8]) throws(TransportError) {
-        var failure: TransportError?
+    public func write(_ bytes: [UInt8]) throws(TransferError) {
+        var failure: TransferError?
         bytes.withUnsafeBytes { raw in
-            do throws(TransportError) { try write(raw) } catch { failure = error }
+            do throws(TransferError) { try write(raw) } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
     /// Reads what has arrived, up to `buffer.count` bytes, waiting for at least one; 0 means the
     /// peer closed the connection.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransferError) -> Int {
         while true {
             let n = recv(fd, buffer.baseAddress!, buffer.count, 0)
             if n >= 0 { return n }
             switch errno {
             case EAGAIN, EWOULDBLOCK: try Self.wait(fd: fd, for: Int16(POLLIN), seconds: timeoutSeconds, what: "waiting for \(peer)")
             case EINTR: continue
-            default: throw .broken(reason: TransportError.errnoText())
+            default: throw .broken(reason: TransferError.errnoText())
             }
         }
     }
@@ -103,7 +103,7 @@ public final class TCPConnection: @unchecked Sendable {
     public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Waits until `fd` is ready for `events`, or throws `timedOut`.
-    static func wait(fd: Int32, for events: Int16, seconds: Double, what: String) throws(TransportError) {
+    static func wait(fd: Int32, for events: Int16, seconds: Double, what: String) throws(TransferError) {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         let deadline = Date().addingTimeInterval(seconds)
         while true {
@@ -111,7 +111,12 @@ public final class TCPConnection: @unchecked Sendable {
             guard left > 0 else { throw .timedOut(what: what, seconds: seconds) }
             let status = poll(&entry, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
             if status > 0 { return }
-            if status < 0 && errno != EINTR { throw .broken(reason: TransportError.errnoText()) }
+            if status < 0 && errno != EINTR { throw .broken(reason: TransferError.errnoText()) }
         }
     }
+}
+
+extension TransferError {
+    /// The text of `errno` now.
+    static func errnoText() -> String { String(cString: strerror(errno)) }
 }

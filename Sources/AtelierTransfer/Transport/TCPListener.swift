@@ -7,10 +7,10 @@ public final class TCPListener: @unchecked Sendable {
     public let address: SocketAddress
 
     /// Binds `HOST:PORT` (`:0` for every address and a free port).
-    public init(_ text: String) throws(TransportError) {
+    public init(_ text: String) throws(TransferError) {
         let (host, port) = try SocketAddress.split(text)
         let candidates = try SocketAddress.resolve(host: host, port: port, passive: true)
-        var lastError = TransportError.cannotListen(address: text, reason: "no address")
+        var lastError = TransferError.cannotListen(address: text, reason: "no address")
         for candidate in candidates {
             let fd = socket(candidate.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             guard fd >= 0 else { continue }
@@ -19,7 +19,7 @@ public final class TCPListener: @unchecked Sendable {
             if candidate.family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &zero, socklen_t(MemoryLayout<Int32>.size)) }
             let bound = candidate.withSockaddr { bind(fd, $0, $1) }
             guard bound == 0, Glibc.listen(fd, 4) == 0 else {
-                lastError = .cannotListen(address: text, reason: TransportError.errnoText())
+                lastError = .cannotListen(address: text, reason: TransferError.errnoText())
                 Glibc.close(fd)
                 continue
             }
@@ -36,7 +36,7 @@ public final class TCPListener: @unchecked Sendable {
     deinit { Glibc.close(fd) }
 
     /// The next connection, waiting at most `timeoutSeconds`.
-    public func accept(timeoutSeconds: Double, connectionTimeoutSeconds: Double) throws(TransportError) -> TCPConnection {
+    public func accept(timeoutSeconds: Double, connectionTimeoutSeconds: Double) throws(TransferError) -> TCPConnection {
         while true {
             try TCPConnection.wait(fd: fd, for: Int16(POLLIN), seconds: timeoutSeconds, what: "waiting for the sender to connect")
             var storage = sockaddr_storage()
@@ -50,7 +50,7 @@ public final class TCPListener: @unchecked Sendable {
                 return TCPConnection(fd: client, peer: SocketAddress(storage: storage, length: length), timeoutSeconds: connectionTimeoutSeconds)
             }
             if errno == EAGAIN || errno == EINTR || errno == ECONNABORTED { continue }
-            throw .cannotListen(address: "\(address)", reason: TransportError.errnoText())
+            throw .cannotListen(address: "\(address)", reason: TransferError.errnoText())
         }
     }
 }

@@ -1,8 +1,22 @@
-/// What can be wrong with a network file (`.atlnn`) or with an input given to a network.
+import Foundation
+
+/// Everything that can go wrong in AtelierCareLabels: the care networks not found, a network
+/// file (`.atlnn`) that does not load, an input a network cannot take, or a network that does
+/// not suit its use.
 ///
-/// `source` is the file's path (or the name given to `Network(data:source:)`); every message
-/// starts with it, so a damaged file is named wherever the error ends up.
-public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
+/// One enum for the library, so that the command line maps it to a message and an exit code in
+/// one place (`CareLabelExitCodes.swift`). In the network cases `source` is the file's path (or
+/// the name given to `Network(data:source:)`); every such message starts with it, so a damaged
+/// file is named wherever the error ends up.
+public enum CareLabelError: Error, Equatable, Sendable, CustomStringConvertible {
+    // MARK: Finding the networks
+
+    /// The care networks (`CareModels.files`) were found in none of the directories searched
+    /// (`ATELIER_MODELS`, then the places an installation puts them).
+    case modelsMissing(searched: [URL])
+
+    // MARK: Network files and inputs
+
     /// The file could not be read at all (missing, a directory, no permission).
     case unreadable(source: String, reason: String)
     /// The first line is not `atelier-network <version>`: not a network file.
@@ -25,8 +39,12 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// class the caller does not know, a detector whose `meta` lacks a field it needs).
     case invalid(source: String, reason: String)
 
+    /// The sentence a tool shows after its own prefix.
     public var description: String {
         switch self {
+        case .modelsMissing(let searched):
+            return "the care-symbol networks (\(CareModels.files.joined(separator: ", "))) are not in "
+                + searched.map(\.path).joined(separator: ", ") + "; set ATELIER_MODELS to their directory, or run 'make train-care'"
         case .unreadable(let source, let reason):
             return "\(source): cannot read the network file: \(reason)"
         case .notANetwork(let source):
