@@ -42,11 +42,15 @@ let package = Package(
             "AtelierRecords", "AtelierFormats",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The wardrobe's domain, as the app's Domain layer: the care symbols and what each allows
+        // (ISO 3758 / ASTM D5489), and next the laundry engine, outfit suggestions and wear
+        // insights. Pure values in, values out: no SQLite, no pixels, no I/O.
+        .target(name: "AtelierWardrobe", dependencies: ["AtelierRecords"]),
         // OpenBLAS's CBLAS (Debian: libopenblas-dev), for the care-label networks' convolutions.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        // Care symbols: the ISO 3758 / ASTM D5489 taxonomy and what each symbol allows, and the
-        // CPU inference engine for the small convolutional networks that read them.
-        .target(name: "AtelierCareLabels", dependencies: ["AtelierRecords", "AtelierImaging", "COpenBLAS"], exclude: ["Models"],
+        // Reading care symbols from a photo: the CPU inference engine for the small convolutional
+        // networks, the detector and the label reader (what the symbols mean is AtelierWardrobe's).
+        .target(name: "AtelierCareLabels", dependencies: ["AtelierRecords", "AtelierWardrobe", "AtelierImaging", "COpenBLAS"], exclude: ["Models"],
                 swiftSettings: [.unsafeFlags(["-O"])]),
         // Shared command-line plumbing: diagnostics and exit codes, output, progress, common
         // options, photo paths. Depends on no domain library, so each tool links only its own.
@@ -80,7 +84,7 @@ let package = Package(
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierWardrobe", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-send", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierFormats", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-reconstruct", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierGeometry", "AtelierReconstruction", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -95,7 +99,8 @@ let package = Package(
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
-        .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
+        .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierWardrobe", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
+        .testTarget(name: "AtelierWardrobeTests", dependencies: ["AtelierWardrobe", "AtelierRecords"]),
         .testTarget(name: "AtelierGeometryTests", dependencies: ["AtelierGeometry", "AtelierRecords"]),
         .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry", "AtelierRecords"]),
         .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry", "AtelierFormats", "AtelierTestSupport"]),

@@ -2,6 +2,7 @@ import AtelierCLI
 import AtelierCareLabels
 import AtelierImaging
 import AtelierRecords
+import AtelierWardrobe
 
 /// `--task care`: the care symbols on a label photo, with their boxes and confidences and the
 /// constraints they imply, as a `care` record that `atl-import` stores on the garment.

@@ -1,8 +1,9 @@
-import AtelierCLI
 import ArgumentParser
+import AtelierCLI
 import AtelierCareLabels
 import AtelierImaging
 import AtelierRecords
+import AtelierWardrobe
 import Foundation
 
 /// `atl-classify`: look at photos and say what is in them.

@@ -1,4 +1,5 @@
 import AtelierImaging
+import AtelierWardrobe
 import Foundation
 import XCTest
 @testable import AtelierCareLabels

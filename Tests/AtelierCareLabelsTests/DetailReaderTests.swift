@@ -1,3 +1,4 @@
+import AtelierWardrobe
 import Foundation
 import XCTest
 @testable import AtelierCareLabels

@@ -1,4 +1,5 @@
 import AtelierImaging
+import AtelierWardrobe
 import Foundation
 
 /// Reads the care symbols in a photo: a whole label or a crop of one symbol.

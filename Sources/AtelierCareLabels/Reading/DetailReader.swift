@@ -1,3 +1,4 @@
+import AtelierWardrobe
 import Foundation
 
 /// A second opinion, from a small network of its own, on what one kind of symbol shows inside it,

@@ -1,3 +1,5 @@
+import AtelierWardrobe
+
 /// Where a symbol is in a photo: the axis-aligned box of its ink (bars and cross included), in
 /// pixels of the upright image at its full size.
 public struct SymbolBox: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import AtelierRecords
 import Foundation
 import XCTest
-@testable import AtelierCareLabels
+@testable import AtelierWardrobe
 
 /// The taxonomy is the interface `care-symbols.md` fixes: every code, exactly, in its family.
 final class CareSymbolTableTests: XCTestCase {
