@@ -6,6 +6,7 @@ import Foundation
 /// and the rest stored. Records reach `onOutput` only once the transaction has committed
 /// (or, for a dry run, once everything has been checked), through the caller's spool.
 public final class RecordImporter {
+    /// How an import treats what it is given (set from atl-import's flags).
     public struct Options: Sendable {
         public var dryRun = false
         public var skipInvalid = false

@@ -9,6 +9,7 @@ import Foundation
 /// numbers, everything else as text, so ISO dates compare in time order; `today`, `yesterday`
 /// and `today-30d` (d, w, m, y) stand for dates.
 public struct FieldFilter: Sendable, CustomStringConvertible {
+    /// The comparisons a condition can make, spelled as on the command line.
     public enum Operator: String, Sendable, CaseIterable {
         case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">"
         case greaterOrEqual = ">=", matches = "~", notMatches = "!~", has = "has"

@@ -60,6 +60,7 @@ public struct ClassifyCommand: ParsableCommand {
             """,
         version: AtelierVersion.string)
 
+    /// What --task takes: the one list help, completions, man page and dispatch are made from.
     public enum Task: String, ExpressibleByArgument, CaseIterable, Sendable { case care, hash, quality, color }
 
     @Argument(help: ArgumentHelp("Photos or directories of them (default: records on standard input).", valueName: "photo"),

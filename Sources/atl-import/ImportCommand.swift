@@ -74,6 +74,7 @@ public struct ImportCommand: ParsableCommand {
 
     public init() {}
 
+    /// What --format takes: the record formats atl-import reads.
     public enum InputFormat: String, ExpressibleByArgument, CaseIterable, Sendable { case ndjson, csv }
 
     public func validate() throws {

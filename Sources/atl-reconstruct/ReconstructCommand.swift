@@ -66,6 +66,7 @@ public struct ReconstructCommand: ParsableCommand {
             """,
         version: AtelierVersion.string)
 
+    /// What --sample-ordering takes: photos in any order, or taken in sequence around the garment.
     public enum SampleOrdering: String, ExpressibleByArgument, CaseIterable, Sendable { case unordered, sequential }
 
     @Argument(help: ArgumentHelp("Photos or directories of them (default: records on standard input).", valueName: "photo"),
