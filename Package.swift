@@ -23,12 +23,8 @@ let package = Package(
     targets: [
         // Record types, NDJSON reading and writing, filter expressions. Depends on nothing.
         .target(name: "AtelierRecords"),
-        // File formats other programs read: CSV, the backup archive.
-        .target(name: "AtelierFormats", dependencies: [
-            "AtelierRecords",
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        // File formats other programs read: CSV, PLY, OBJ, glTF, USDZ; atomic writes.
+        .target(name: "AtelierFormats", dependencies: ["AtelierRecords"]),
         // libjpeg(-turbo) behind a C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng behind the same kind of C layer.
@@ -37,7 +33,7 @@ let package = Package(
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.
         .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "CJPEG", "CPNG"], swiftSettings: [.unsafeFlags(["-O"])]),
-        // The SQLite catalog: schema, migrations, stores, queries, stats, backup and restore.
+        // The SQLite catalog: schema, migrations, stores, queries, stats.
         .target(name: "AtelierCatalog", dependencies: [
             "AtelierRecords", "AtelierFormats",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -46,6 +42,15 @@ let package = Package(
         // (ISO 3758 / ASTM D5489), and next the laundry engine, outfit suggestions and wear
         // insights. Pure values in, values out: no SQLite, no pixels, no I/O.
         .target(name: "AtelierWardrobe", dependencies: ["AtelierRecords"]),
+        // The catalog's backup: the archive format (a zip with checksums) and backup and restore
+        // of a whole catalog. Apart from the catalog so that the tools that neither back up nor
+        // restore (atl-query) link neither ZIPFoundation nor swift-crypto.
+        .target(name: "AtelierBackup", dependencies: [
+            "AtelierRecords", "AtelierFormats", "AtelierCatalog",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // OpenBLAS's CBLAS (Debian: libopenblas-dev), for the care-label networks' convolutions.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         // Reading care symbols from a photo: the CPU inference engine for the small convolutional
@@ -81,9 +86,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Each tool links the libraries it uses and no others (a query does not carry OpenBLAS).
-        .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierWardrobe", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-send", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierFormats", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -95,8 +100,8 @@ let package = Package(
                 path: "Tests/AtelierTestSupport"),
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
         .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
-        .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierBackup", "AtelierTestSupport"]),
+        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierBackup", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierWardrobe", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),

@@ -76,7 +76,7 @@ public func fuzzBackupArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     let reader: BackupArchive.Reader
     do {
         reader = try BackupArchive.Reader(path: archive, limits: limits)
-    } catch FormatError.badArchive {
+    } catch BackupError.badArchive {
         return 0
     } catch {
         fail("the reader threw something not its own: \(error)", input)
@@ -90,7 +90,7 @@ public func fuzzBackupArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
             try reader.extract(name, under: target)
             guard let written = FileManager.default.contents(atPath: target + "/" + name) else { fail("\(name.debugDescription) extracted but not there", input) }
             guard StoredZip.checksum(Array(written)) == sum else { fail("\(name.debugDescription) extracted with other bytes than its checksum names", input) }
-        } catch FormatError.badArchive {
+        } catch BackupError.badArchive {
         } catch {
             fail("extracting \(name.debugDescription) threw \(error)", input)
         }

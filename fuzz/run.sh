@@ -33,6 +33,12 @@ clibraries="" swiftlibraries="" dropimports="" leaks=0
 records="$root/Sources/AtelierRecords/*.swift $root/Sources/AtelierRecords/*/*.swift"
 # What the seeded fuzz tests' generators draw with (SplitMix64 is in AtelierRecords).
 draws="$root/Tests/AtelierTestSupport/SplitMix64+Draws.swift $root/Tests/AtelierTestSupport/ByteMutator.swift"
+# AtelierTransfer's crypto-free core: its error (with what its messages need from AtelierRecords),
+# the frame decoder, the messages and the pairing code.
+transfercore="$root/Sources/AtelierTransfer/TransferError.swift $root/Sources/AtelierRecords/ByteCount.swift
+              $root/Sources/AtelierRecords/Failure/OutOfSpace.swift $root/Sources/AtelierTransfer/Channel/FrameDecoder.swift
+              $root/Sources/AtelierTransfer/Messages/*.swift $root/Sources/AtelierTransfer/Pairing/PairingCode.swift
+              $root/Sources/AtelierTransfer/Pairing/PairingWordList.swift $root/Sources/AtelierTransfer/Pairing/PairingRole.swift"
 
 case $target in
 json)
@@ -59,19 +65,18 @@ transfer)
     # The crypto-free parsers of AtelierTransfer (swift-crypto is not built here; random bytes
     # never authenticate, so the sealed layers add nothing a fuzzer could reach).
     harness=$here/TransferFrameFuzz.swift
-    sources="$root/Sources/AtelierTransfer/Channel/TransferError.swift $root/Sources/AtelierTransfer/Channel/FrameDecoder.swift
-             $root/Sources/AtelierTransfer/Messages/*.swift $root/Sources/AtelierTransfer/Pairing/PairingCode.swift
-             $root/Sources/AtelierTransfer/Pairing/PairingWordList.swift $root/Sources/AtelierTransfer/Pairing/PairingRole.swift" ;;
+    sources="$transfercore" ;;
 dns)
     harness=$here/DNSMessageFuzz.swift
-    sources="$root/Sources/AtelierTransfer/Discovery/*.swift $root/Sources/AtelierRecords/SplitMix64.swift $draws
+    sources="$root/Sources/AtelierTransfer/Discovery/*.swift $transfercore $root/Sources/AtelierRecords/SplitMix64.swift $draws
              $root/Tests/AtelierTransferTests/DNSFuzzSupport.swift" ;;
 backup)
     # swift-crypto is not built here: the harness has a SHA256 of its own (checked against
     # FIPS 180-4's vectors as it starts). ZIPFoundation is: the zip reading is what is fuzzed.
     harness=$here/BackupArchiveFuzz.swift
-    sources="$records $root/Sources/AtelierFormats/BackupArchive*.swift
-             $root/Sources/AtelierFormats/AtomicFile.swift $root/Tests/AtelierTestSupport/StoredZip.swift"
+    sources="$records $root/Sources/AtelierBackup/BackupArchive*.swift $root/Sources/AtelierBackup/BackupError.swift
+             $root/Sources/AtelierFormats/AtomicFile.swift $root/Sources/AtelierFormats/FormatError.swift
+             $root/Tests/AtelierTestSupport/StoredZip.swift"
     swiftlibraries="ZIPFoundation:$root/.build/checkouts/ZIPFoundation/Sources"
     dropimports="Crypto" ;;
 *)

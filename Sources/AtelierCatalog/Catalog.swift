@@ -9,7 +9,7 @@ import GRDB
 /// with `CatalogError.busy`; SQLite's locking keeps the file consistent either way.
 public final class Catalog {
     public let path: String
-    let queue: DatabaseQueue
+    package let queue: DatabaseQueue
 
     public static let busyTimeoutSeconds: TimeInterval = 30
 
@@ -109,7 +109,7 @@ public final class Catalog {
     }
 
     /// Maps SQLite's errors to the catalog's.
-    static func classify(_ error: Error, path: String) -> CatalogError {
+    package static func classify(_ error: Error, path: String) -> CatalogError {
         if let error = error as? CatalogError { return error }
         guard let db = error as? DatabaseError else { return .database("\(error)") }
         switch db.resultCode {

@@ -7,7 +7,7 @@ public final class CatalogReader {
     let store: ImageStore
     /// Whether image records leave with absolute store paths (true) or as stored, relative to
     /// the catalog's directory (backups, which must restore anywhere).
-    var resolvesStorePaths = true
+    package var resolvesStorePaths = true
 
     init(db: Database, store: ImageStore) {
         self.db = db

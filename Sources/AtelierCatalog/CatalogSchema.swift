@@ -7,12 +7,12 @@ import GRDB
 /// number of migrations applied. Migrating happens inside one immediate (write-locked)
 /// transaction that reads the version first, so two processes opening a new catalog at once
 /// apply each migration exactly once: the second waits, then finds the work done.
-enum CatalogSchema {
+package enum CatalogSchema {
     /// "ATLR" in the database header.
     static let applicationID: Int32 = 0x4154_4C52
 
     /// The number of migrations this build knows; a catalog with more is refused.
-    static var latestVersion: Int { migrations.count }
+    package static var latestVersion: Int { migrations.count }
 
     /// Brings the schema up to date. Call inside an immediate transaction.
     static func migrate(_ db: Database, path: String) throws {

@@ -64,5 +64,5 @@ public struct ImageStore: Sendable {
     }
 
     /// The image fields that name files in the store.
-    static let pathFields = ["path", "thumbnail", "thumbnailSquare"]
+    package static let pathFields = ["path", "thumbnail", "thumbnailSquare"]
 }

@@ -1,8 +1,8 @@
 import AtelierRecords
 import Foundation
 
-/// Everything that can go wrong in AtelierFormats: a file that cannot be put in place, a backup
-/// archive that is damaged or foreign, a mesh that cannot be written or read.
+/// Everything that can go wrong in AtelierFormats: a file that cannot be put in place, a mesh
+/// that cannot be written or read. (The backup archive has its own, in AtelierBackup.)
 ///
 /// One enum for the library, so that the command line maps it to a message and an exit code in
 /// one place (`FormatsExitCodes.swift`). A failed system call keeps its `errno`
@@ -14,16 +14,6 @@ public enum FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `AtomicFile` could not put `path` in place: the system call of `step` failed with `code`
     /// (an errno).
     case cannotWrite(path: String, step: AtomicFile.Step, code: Int32)
-
-    // MARK: Backup archives
-
-    /// The archive is damaged, foreign or unsafe; the text says what is wrong with it (the
-    /// caller adds the archive's path).
-    case badArchive(String)
-    /// A file could not be written (the archive being made, or a member being extracted):
-    /// not the archive's fault, so a caller must not call the archive unusable. `code` is the
-    /// errno.
-    case cannotWriteBackupFile(path: String, code: Int32)
 
     // MARK: Meshes
 
@@ -37,9 +27,8 @@ public enum FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The sentence a tool shows after its own prefix.
     public var description: String {
         switch self {
-        case .cannotWrite(let path, _, let code), .cannotWriteBackupFile(let path, let code):
+        case .cannotWrite(let path, _, let code):
             return OutOfSpace.isOutOfSpace(code) ? OutOfSpace.message(writing: path) : "cannot write \(path): \(String(cString: strerror(code)))"
-        case .badArchive(let why): return why
         case .inconsistentMesh(let why): return "inconsistent mesh: \(why)"
         case .meshTooLarge(let why): return "mesh too large for the format: \(why)"
         case .malformedMesh(let why): return "not a readable mesh: \(why)"
@@ -49,8 +38,8 @@ public enum FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The errno of the system call that failed, for the cases that have one.
     public var systemErrorCode: Int32? {
         switch self {
-        case .cannotWrite(_, _, let code), .cannotWriteBackupFile(_, let code): return code
-        case .badArchive, .inconsistentMesh, .meshTooLarge, .malformedMesh: return nil
+        case .cannotWrite(_, _, let code): return code
+        case .inconsistentMesh, .meshTooLarge, .malformedMesh: return nil
         }
     }
 

@@ -9,8 +9,6 @@ extension FormatError: ExitCodedError, SystemCallFailure {
         // A file that cannot be made or renamed is 73; a write that fails part-way (an I/O
         // error) is 74, unless the disk is full.
         case .cannotWrite(_, let step, let code): return step == .writing && !OutOfSpace.isOutOfSpace(code) ? .ioError : .cannotCreate
-        case .cannotWriteBackupFile: return .cannotCreate
-        case .badArchive: return .dataError
         // A mesh whose arrays disagree is the program's fault (70); one too large for its
         // format, or a file that does not read as a mesh, is the data's (65).
         case .inconsistentMesh: return .software

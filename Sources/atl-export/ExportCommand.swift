@@ -1,3 +1,4 @@
+import AtelierBackup
 import AtelierCLI
 import ArgumentParser
 import AtelierCatalog

@@ -1,3 +1,4 @@
+@testable import AtelierBackup
 import AtelierFormats
 import AtelierRecords
 import Crypto

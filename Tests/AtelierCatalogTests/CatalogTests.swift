@@ -1,3 +1,4 @@
+@testable import AtelierBackup
 import AtelierRecords
 import GRDB
 import XCTest

@@ -1,3 +1,4 @@
+@testable import AtelierBackup
 import AtelierRecords
 import Foundation
 import AtelierTestSupport
@@ -47,14 +48,14 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
         return Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/backup.atelier")))
     }
 
-    /// Each damaged archive is either refused as a whole with `FormatError.badArchive`, or
+    /// Each damaged archive is either refused as a whole with `BackupError.badArchive`, or
     /// opens; then each of its members either extracts to exactly the bytes that were archived,
-    /// or is refused with `FormatError.badArchive` that names it. Nothing else is allowed
+    /// or is refused with `BackupError.badArchive` that names it. Nothing else is allowed
     /// (another error, a refusal naming another member, different bytes), and each of the four
     /// outcomes must occur.
     /// Whether `error` is the reader's refusal of the archive (not a write failure, nor another error).
     static func isBadArchive(_ error: Error) -> Bool {
-        if case FormatError.badArchive? = error as? FormatError { return true }
+        if case BackupError.badArchive? = error as? BackupError { return true }
         return false
     }
 
@@ -93,7 +94,7 @@ final class BackupArchiveParserFuzzTests: XCTestCase {
                     XCTAssertTrue(written == expected, "case \(n): \(member) extracted other bytes (\(written.count), the first "
                                   + "different at \(zip(written, expected).enumerated().first { $1.0 != $1.1 }?.offset ?? min(written.count, expected.count)))")
                     extracted += 1
-                } catch FormatError.badArchive(let failure) {
+                } catch BackupError.badArchive(let failure) {
                     XCTAssertTrue(failure.hasPrefix(member + " "), "case \(n): refusing \(member): \(failure)")
                     memberRefused += 1
                 } catch {

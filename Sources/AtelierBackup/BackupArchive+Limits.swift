@@ -1,3 +1,4 @@
+import AtelierFormats
 import Foundation
 import ZIPFoundation
 
@@ -33,7 +34,7 @@ extension BackupArchive.Reader {
     static func inflate(_ entry: Entry, of archive: Archive, name: String, limit: Int64,
                         _ consume: (Data) throws -> Void) throws {
         // Plain reasons, like the reader's others: the caller says the backup is unusable.
-        func failure(_ reason: String) -> FormatError { .badArchive("\(name) \(reason)") }
+        func failure(_ reason: String) -> BackupError { .badArchive("\(name) \(reason)") }
         let declared = entry.uncompressedSize
         guard declared <= UInt64(limit) else {
             throw failure("would inflate to \(declared) bytes, over the \(limit)-byte limit for a backup member")

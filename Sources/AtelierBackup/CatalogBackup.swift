@@ -1,3 +1,4 @@
+import AtelierCatalog
 import AtelierFormats
 import AtelierRecords
 import Foundation
@@ -78,7 +79,7 @@ public enum CatalogBackup {
         }
         switch error {
         case let error as CatalogError: return error
-        case FormatError.cannotWriteBackupFile(_, let code): return CatalogError.cannotWrite(path: archivePath, reason: String(cString: strerror(code)))
+        case BackupError.cannotWrite(_, let code): return CatalogError.cannotWrite(path: archivePath, reason: String(cString: strerror(code)))
         default: return CatalogError.cannotWrite(path: archivePath, reason: plainReason(error))
         }
     }
@@ -111,7 +112,7 @@ private final class TableFile {
     init(path: String) throws {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FormatError.cannotWriteBackupFile(path: path, code: errno) }
+        guard fd >= 0 else { throw BackupError.cannotWrite(path: path, code: errno) }
     }
 
     deinit { if fd >= 0 { Foundation.close(fd) } }
@@ -130,7 +131,7 @@ private final class TableFile {
             while offset < bytes.count {
                 let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw FormatError.cannotWriteBackupFile(path: path, code: n < 0 ? errno : EIO) }
+                guard n > 0 else { throw BackupError.cannotWrite(path: path, code: n < 0 ? errno : EIO) }
                 offset += n
             }
         }

@@ -1,3 +1,4 @@
+import AtelierFormats
 import AtelierRecords
 import Crypto
 import Foundation
@@ -27,11 +28,11 @@ extension BackupArchive {
 
         public init(path: String, limits: Limits = Limits()) throws {
             self.limits = limits
-            guard FileManager.default.fileExists(atPath: path) else { throw FormatError.badArchive("no such file") }
+            guard FileManager.default.fileExists(atPath: path) else { throw BackupError.badArchive("no such file") }
             do {
                 archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
             } catch {
-                throw FormatError.badArchive("not a zip archive (corrupt or truncated?)")
+                throw BackupError.badArchive("not a zip archive (corrupt or truncated?)")
             }
             // 1. The zip's directory: names, kinds, duplicates, sizes; nothing inflated yet.
             var entries: [String: Entry] = [:]
@@ -42,21 +43,21 @@ extension BackupArchive {
             for entry in archive {
                 let name = entry.path
                 guard entries[name] == nil && !(name == "metadata.json" && metadataEntry != nil) else {
-                    throw FormatError.badArchive("it holds two members named \(Self.quoted(name))")
+                    throw BackupError.badArchive("it holds two members named \(Self.quoted(name))")
                 }
                 // A directory entry, as `zip -r` writes one: it holds nothing, and nothing is made for it.
                 if entry.type == .directory && name.hasSuffix("/") && entry.uncompressedSize == 0
                     && Self.isSafeMemberName(String(name.dropLast())) { continue }
                 guard Self.isSafeMemberName(name) else {
-                    throw FormatError.badArchive("member name \(Self.quoted(name)) is not allowed (absolute, with a \"..\", empty or control part, or a backslash)")
+                    throw BackupError.badArchive("member name \(Self.quoted(name)) is not allowed (absolute, with a \"..\", empty or control part, or a backslash)")
                 }
                 guard entry.type == .file else {
-                    throw FormatError.badArchive("member \(Self.quoted(name)) is a \(entry.type == .symlink ? "symbolic link" : "directory"); a backup holds plain files only")
+                    throw BackupError.badArchive("member \(Self.quoted(name)) is a \(entry.type == .symlink ? "symbolic link" : "directory"); a backup holds plain files only")
                 }
-                guard entries.count < limits.memberCount else { throw FormatError.badArchive("it has more than \(limits.memberCount) members") }
+                guard entries.count < limits.memberCount else { throw BackupError.badArchive("it has more than \(limits.memberCount) members") }
                 declared = declared.addingReportingOverflow(Int64(clamping: entry.uncompressedSize)).partialValue
                 guard declared >= 0 && declared <= limits.totalBytes else {
-                    throw FormatError.badArchive("its members would inflate to more than the \(limits.totalBytes)-byte limit for a backup")
+                    throw BackupError.badArchive("its members would inflate to more than the \(limits.totalBytes)-byte limit for a backup")
                 }
                 if name == "metadata.json" {
                     metadataEntry = entry
@@ -66,38 +67,38 @@ extension BackupArchive {
                     memberBytes += Int64(clamping: entry.uncompressedSize)
                 }
             }
-            guard let metadataEntry else { throw FormatError.badArchive("it has no metadata.json; it is not an Atelier backup") }
+            guard let metadataEntry else { throw BackupError.badArchive("it has no metadata.json; it is not an Atelier backup") }
             // A member whose name is another's directory (`a` and `a/b`) could not be extracted.
             for name in members {
                 var dir = Substring(name)
                 while let slash = dir.lastIndex(of: "/") {
                     dir = dir[..<slash]
-                    if entries[String(dir)] != nil { throw FormatError.badArchive("member \(Self.quoted(String(dir))) is also the directory of \(Self.quoted(name))") }
+                    if entries[String(dir)] != nil { throw BackupError.badArchive("member \(Self.quoted(String(dir))) is also the directory of \(Self.quoted(name))") }
                 }
             }
             // 2. metadata.json: the format, its version, and a checksum for exactly the members there are.
             var data = Data()
             try Self.inflate(metadataEntry, of: archive, name: "metadata.json", limit: limits.metadataBytes) { data.append($0) }
             guard case .object(let meta)? = data.withUnsafeBytes({ try? JSONParser.parse($0) })
-            else { throw FormatError.badArchive("metadata.json is not a JSON object") }
-            guard meta["format"] == .string(BackupArchive.formatName) else { throw FormatError.badArchive("metadata.json does not name the atelier-backup format") }
-            guard let version = meta["formatVersion"]?.integer else { throw FormatError.badArchive("metadata.json has no formatVersion") }
+            else { throw BackupError.badArchive("metadata.json is not a JSON object") }
+            guard meta["format"] == .string(BackupArchive.formatName) else { throw BackupError.badArchive("metadata.json does not name the atelier-backup format") }
+            guard let version = meta["formatVersion"]?.integer else { throw BackupError.badArchive("metadata.json has no formatVersion") }
             guard version <= BackupArchive.formatVersion else {
-                throw FormatError.badArchive("it was made by a newer Atelier (backup format \(version)); upgrade to restore it")
+                throw BackupError.badArchive("it was made by a newer Atelier (backup format \(version)); upgrade to restore it")
             }
-            guard version >= 1 else { throw FormatError.badArchive("metadata.json has an unknown formatVersion \(version)") }
-            guard case .object(let listed)? = meta["checksums"] else { throw FormatError.badArchive("metadata.json has no checksums") }
+            guard version >= 1 else { throw BackupError.badArchive("metadata.json has an unknown formatVersion \(version)") }
+            guard case .object(let listed)? = meta["checksums"] else { throw BackupError.badArchive("metadata.json has no checksums") }
             var checksums: [String: String] = [:]
             for (name, value) in listed {
-                guard name != "metadata.json" else { throw FormatError.badArchive("metadata.json lists a checksum for itself") }
+                guard name != "metadata.json" else { throw BackupError.badArchive("metadata.json lists a checksum for itself") }
                 guard case .string(let sum) = value, Self.isChecksum(sum) else {
-                    throw FormatError.badArchive("metadata.json's checksum for \(Self.quoted(name)) is not \"sha256:\" and 64 hex digits")
+                    throw BackupError.badArchive("metadata.json's checksum for \(Self.quoted(name)) is not \"sha256:\" and 64 hex digits")
                 }
-                guard entries[name] != nil else { throw FormatError.badArchive("\(Self.quoted(name)) is listed in metadata.json but missing from the archive") }
+                guard entries[name] != nil else { throw BackupError.badArchive("\(Self.quoted(name)) is listed in metadata.json but missing from the archive") }
                 checksums[name] = sum
             }
             if let unlisted = members.first(where: { checksums[$0] == nil }) {
-                throw FormatError.badArchive("member \(Self.quoted(unlisted)) has no checksum in metadata.json")
+                throw BackupError.badArchive("member \(Self.quoted(unlisted)) has no checksum in metadata.json")
             }
             metadata = meta
             self.entries = entries
@@ -115,7 +116,7 @@ extension BackupArchive {
         /// Extracts a member to the same relative path under `directory`, creating the
         /// directories between (only members, whose names are known safe, can be extracted).
         public func extract(_ name: String, under directory: String) throws {
-            guard entries[name] != nil else { throw FormatError.badArchive("\(Self.quoted(name)) is not a member of this backup") }
+            guard entries[name] != nil else { throw BackupError.badArchive("\(Self.quoted(name)) is not a member of this backup") }
             let target = directory + "/" + name
             try BackupArchive.makeDirectories(BackupArchive.parentDirectory(of: target))
             try extract(name, to: target)
@@ -123,14 +124,14 @@ extension BackupArchive {
 
         /// Extracts a member to `path`, verifying its size, CRC and the sha256 from
         /// `metadata.json`; with `path` nil, verifies it without writing anything. A failure to
-        /// write is `FormatError.cannotWriteBackupFile`, anything wrong with the member
+        /// write is `BackupError.cannotWrite`, anything wrong with the member
         /// `.badArchive`.
         public func extract(_ name: String, to path: String?) throws {
             var fd: Int32 = -1
             if let path {
-                guard entries[name] != nil else { throw FormatError.badArchive("\(Self.quoted(name)) is not a member of this backup") }
+                guard entries[name] != nil else { throw BackupError.badArchive("\(Self.quoted(name)) is not a member of this backup") }
                 fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-                guard fd >= 0 else { throw FormatError.cannotWriteBackupFile(path: path, code: errno) }
+                guard fd >= 0 else { throw BackupError.cannotWrite(path: path, code: errno) }
             }
             defer { if fd >= 0 { close(fd) } }
             try extract(name) { chunk in
@@ -143,14 +144,14 @@ extension BackupArchive {
         /// An error `consume` throws comes out as it was.
         public func extract(_ name: String, into consume: (Data) throws -> Void) throws {
             guard let entry = entries[name], let expected = checksums[name] else {
-                throw FormatError.badArchive("\(Self.quoted(name)) is not a member of this backup")
+                throw BackupError.badArchive("\(Self.quoted(name)) is not a member of this backup")
             }
             var hasher = SHA256()
             try Self.inflate(entry, of: archive, name: name, limit: limits.memberBytes) { chunk in
                 hasher.update(data: chunk)
                 try consume(chunk)
             }
-            guard BackupArchive.checksum(hasher.finalize()) == expected else { throw FormatError.badArchive("\(name) does not match its checksum") }
+            guard BackupArchive.checksum(hasher.finalize()) == expected else { throw BackupError.badArchive("\(name) does not match its checksum") }
         }
 
         /// Relative, no `.` or `..` component, no empty one (`a//b`, a trailing `/`), no
@@ -188,7 +189,7 @@ extension BackupArchive {
                 while offset < buffer.count {
                     let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                     if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw FormatError.cannotWriteBackupFile(path: path, code: n < 0 ? errno : EIO) }
+                    guard n > 0 else { throw BackupError.cannotWrite(path: path, code: n < 0 ? errno : EIO) }
                     offset += n
                 }
             }

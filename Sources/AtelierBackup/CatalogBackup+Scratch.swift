@@ -1,3 +1,4 @@
+import AtelierCatalog
 import AtelierFormats
 import AtelierRecords
 import Foundation
@@ -26,9 +27,9 @@ final class ScratchDirectory {
         for _ in 0..<8 {
             let candidate = "\(dir)/\(Self.prefix)\(getpid())-\(String(UInt32.random(in: 0 ... .max), radix: 16))"
             if mkdir(candidate, 0o700) == 0 { made = candidate; break }
-            guard errno == EEXIST else { throw FormatError.cannotWriteBackupFile(path: dir, code: errno) }
+            guard errno == EEXIST else { throw BackupError.cannotWrite(path: dir, code: errno) }
         }
-        guard let made else { throw FormatError.cannotWriteBackupFile(path: dir, code: EEXIST) }
+        guard let made else { throw BackupError.cannotWrite(path: dir, code: EEXIST) }
         path = made
         lock = open(made, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if lock >= 0 { flock(lock, LOCK_EX | LOCK_NB) }
@@ -71,7 +72,7 @@ extension CatalogBackup {
     /// catalog reports as `.diskFull`).
     static func outOfSpaceCode(_ error: Error) -> Int32? {
         switch error {
-        case FormatError.cannotWriteBackupFile(_, let code): return OutOfSpace.isOutOfSpace(code) ? code : nil
+        case BackupError.cannotWrite(_, let code): return OutOfSpace.isOutOfSpace(code) ? code : nil
         case CatalogError.diskFull: return ENOSPC
         default: return OutOfSpace.errno(in: error).flatMap { OutOfSpace.isOutOfSpace($0) ? $0 : nil }
         }
@@ -97,8 +98,8 @@ extension CatalogBackup {
         typealias SyncFS = @convention(c) (Int32) -> Int32
         guard let symbol = dlsym(nil, "syncfs") else { return sync() }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FormatError.cannotWriteBackupFile(path: path, code: errno) }
+        guard fd >= 0 else { throw BackupError.cannotWrite(path: path, code: errno) }
         defer { close(fd) }
-        guard unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 else { throw FormatError.cannotWriteBackupFile(path: path, code: errno) }
+        guard unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 else { throw BackupError.cannotWrite(path: path, code: errno) }
     }
 }

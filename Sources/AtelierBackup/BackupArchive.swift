@@ -1,3 +1,4 @@
+import AtelierFormats
 import AtelierRecords
 import Crypto
 import Foundation
@@ -40,7 +41,7 @@ public enum BackupArchive {
                 archive = try Archive(url: temporaryURL, accessMode: .create)
             } catch {
                 let code = errno
-                throw FormatError.cannotWriteBackupFile(path: destination, code: code == 0 ? EIO : code)
+                throw BackupError.cannotWrite(path: destination, code: code == 0 ? EIO : code)
             }
             lock = open(temporaryURL.path, O_RDONLY | O_CLOEXEC)
             if lock >= 0 { flock(lock, LOCK_EX | LOCK_NB) }
@@ -86,11 +87,11 @@ public enum BackupArchive {
             // The zip library writes through stdio and ignores a failed flush: a full disk can
             // lose the archive's tail (its central directory) without an error. So the archive
             // is flushed here and read back before it may replace anything.
-            if lock >= 0 && fsync(lock) != 0 { throw FormatError.cannotWriteBackupFile(path: destination.path, code: errno) }
+            if lock >= 0 && fsync(lock) != 0 { throw BackupError.cannotWrite(path: destination.path, code: errno) }
             var written: Set<String>?
             do { written = Set(try Archive(url: temporaryURL, accessMode: .read, pathEncoding: nil).map(\.path)) } catch { written = nil }
             guard written == Set(checksums.keys).union(["metadata.json"]) else {
-                throw Self.noSpaceLeft(on: destination.path) ?? FormatError.cannotWriteBackupFile(path: destination.path, code: EIO)
+                throw Self.noSpaceLeft(on: destination.path) ?? BackupError.cannotWrite(path: destination.path, code: EIO)
             }
             try AtomicFile.commit(temporary: temporaryURL.path, to: destination.path)
             if lock >= 0 { close(lock); lock = -1 }
@@ -101,23 +102,23 @@ public enum BackupArchive {
             if lock >= 0 { close(lock); lock = -1 }
         }
 
-        /// Runs a write into the archive; a failure the file system caused becomes a `FormatError.cannotWriteBackupFile`
+        /// Runs a write into the archive; a failure the file system caused becomes a `BackupError.cannotWrite`
         /// (the zip library's own errors say only "unwritable").
         private func writing(_ body: () throws -> Void) throws {
             do { try body() } catch {
                 let code = errno
-                if code == ENOSPC || code == EDQUOT { throw FormatError.cannotWriteBackupFile(path: destination.path, code: code) }
+                if code == ENOSPC || code == EDQUOT { throw BackupError.cannotWrite(path: destination.path, code: code) }
                 if let full = Self.noSpaceLeft(on: destination.path) { throw full }
                 throw error
             }
         }
 
-        /// A `FormatError.cannotWriteBackupFile` for ENOSPC when the file system holding `path` has no block left.
-        private static func noSpaceLeft(on path: String) -> FormatError? {
+        /// A `BackupError.cannotWrite` for ENOSPC when the file system holding `path` has no block left.
+        private static func noSpaceLeft(on path: String) -> BackupError? {
             var fs = statvfs()
             let dir = (path as NSString).deletingLastPathComponent
             guard statvfs(dir.isEmpty ? "." : dir, &fs) == 0, fs.f_blocks > 0, fs.f_bavail == 0 else { return nil }
-            return FormatError.cannotWriteBackupFile(path: path, code: ENOSPC)
+            return BackupError.cannotWrite(path: path, code: ENOSPC)
         }
 
         /// Deletes the `PREFIX<pid>` temporaries of writers that died: their lock is free and no
@@ -148,7 +149,7 @@ public enum BackupArchive {
         guard mkdir(path, 0o755) != 0 else { return }
         let code = errno
         guard code == EEXIST, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw FormatError.cannotWriteBackupFile(path: path, code: code == EEXIST ? ENOTDIR : code)
+            throw BackupError.cannotWrite(path: path, code: code == EEXIST ? ENOTDIR : code)
         }
     }
 

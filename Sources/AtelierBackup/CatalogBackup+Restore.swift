@@ -1,3 +1,4 @@
+import AtelierCatalog
 import AtelierFormats
 import AtelierRecords
 import Foundation
@@ -22,7 +23,7 @@ extension CatalogBackup {
         let dir = parent.isEmpty ? "." : parent
         do {
             let reader: BackupArchive.Reader
-            do { reader = try BackupArchive.Reader(path: archivePath) } catch FormatError.badArchive(let reason) {
+            do { reader = try BackupArchive.Reader(path: archivePath) } catch BackupError.badArchive(let reason) {
                 throw CatalogError.badArchive(path: archivePath, reason: reason)
             }
             let plan: RestorePlan
@@ -40,11 +41,11 @@ extension CatalogBackup {
             default: if freeBytes(dir) == 0 { throw outOfSpace(ENOSPC, archivePath, dir, detail: nil) }
             }
             throw error
-        } catch FormatError.badArchive(let reason) {
+        } catch BackupError.badArchive(let reason) {
             throw CatalogError.badArchive(path: archivePath, reason: reason)
         } catch {
             if let code = outOfSpaceCode(error) { throw outOfSpace(code, archivePath, dir, detail: nil) }
-            if case FormatError.cannotWriteBackupFile(let path, let code)? = error as? FormatError {
+            if case BackupError.cannotWrite(let path, let code)? = error as? BackupError {
                 throw CatalogError.cannotWrite(path: path, reason: String(cString: strerror(code)) + "; the catalog was not changed")
             }
             throw CatalogError.cannotWrite(path: dir, reason: plainReason(error) + "; the catalog was not changed")
@@ -85,7 +86,7 @@ extension CatalogBackup {
         let fresh: Catalog
         do {
             let fd = open(newPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw FormatError.cannotWriteBackupFile(path: newPath, code: errno) }
+            guard fd >= 0 else { throw BackupError.cannotWrite(path: newPath, code: errno) }
             close(fd)
             fresh = try Catalog(path: newPath, create: true)
             try fresh.setJournal("DELETE")
@@ -145,7 +146,7 @@ extension CatalogBackup {
                 let target = dir + "/" + name
                 guard access(target, F_OK) != 0 else { continue }
                 try BackupArchive.makeDirectories(BackupArchive.parentDirectory(of: target))
-                guard rename(stores + "/" + name, target) == 0 else { throw FormatError.cannotWriteBackupFile(path: target, code: errno) }
+                guard rename(stores + "/" + name, target) == 0 else { throw BackupError.cannotWrite(path: target, code: errno) }
                 added.append(target)
             }
             if !added.isEmpty { try flushFileSystem(of: dir) }

@@ -1,3 +1,4 @@
+import AtelierCatalog
 import AtelierFormats
 import AtelierRecords
 import Foundation
