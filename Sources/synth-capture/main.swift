@@ -81,8 +81,6 @@ struct SynthCaptureCommand: ParsableCommand {
     func run() throws {
         do {
             try render()
-        } catch let error as SyntheticError {
-            throw Diagnostics.exitCode(for: Self.failure(error))
         } catch {
             throw Diagnostics.exitCode(for: error)
         }
@@ -114,15 +112,6 @@ struct SynthCaptureCommand: ParsableCommand {
         }
         if !quiet { Diagnostics.warn(String(format: "done in %.1f s", Date().timeIntervalSince(started))) }
         print(Self.json(summary))
-    }
-
-    /// The error as a message and the exit code DESIGN.md gives it.
-    static func failure(_ error: SyntheticError) -> ToolFailure {
-        switch error {
-        case .invalidParameter: return ToolFailure(error.description, .usage)
-        case .outputNotEmpty, .cannotWrite: return ToolFailure(error.description, .cannotCreate)
-        case .encodingFailed: return ToolFailure(error.description, .software)
-        }
     }
 
     static func loadTexture(_ path: String) throws -> Image {
