@@ -8,8 +8,8 @@ import Foundation
 /// transfer, measured with perf. Raising the threshold (and the trim threshold with it) lets
 /// the freed megabyte be reused. Looked up with `dlsym` because Swift's Glibc module does not
 /// import `<malloc.h>`; without glibc it does nothing.
-package enum HeapTuning {
-    package static func keepLargeBuffersInHeap() {
+enum HeapTuning {
+    static func keepLargeBuffersInHeap() {
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(nil, "mallopt") else { return }
         let mallopt = unsafeBitCast(symbol, to: MallOpt.self)

@@ -69,17 +69,7 @@ public struct SendCommand: ParsableCommand {
     }
 
     public func run() throws {
-        HeapTuning.keepLargeBuffersInHeap()
-        let out = RecordOutput(lineBuffered: output.lineBuffered)
-        do {
-            try send(out: out)
-            try out.flush()
-        } catch {
-            // The records written so far are true (each file is verified): a failure later in
-            // the batch must not swallow them from a block-buffered stdout.
-            try? out.flush()
-            throw Diagnostics.exitCode(for: error)
-        }
+        try TransferRun.run(lineBuffered: output.lineBuffered) { try send(out: $0) }
     }
 
     private func send(out: RecordOutput) throws {
