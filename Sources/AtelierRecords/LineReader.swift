@@ -142,3 +142,16 @@ extension LineReaderError where E == RecordsError {
         }
     }
 }
+
+extension LineReader {
+    /// Line `number` of this input as one JSON object (building only `keys` when given), a
+    /// syntax error placed at this input and line: what every reader of NDJSON records does
+    /// with each line `forEachLine` hands it.
+    @inlinable public func record(_ line: UnsafeRawBufferPointer, number: Int, keeping keys: JSONParser.KeySet? = nil) throws(RecordsError) -> JSONObject {
+        do {
+            return try JSONParser.parseObject(line, keeping: keys)
+        } catch {
+            throw error.at(source, line: number)
+        }
+    }
+}

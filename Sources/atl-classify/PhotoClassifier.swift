@@ -56,12 +56,7 @@ struct PhotoClassifier {
         do throws(LineReaderError<RecordsError>) {
             try reader.forEachLine { (line, number) throws(RecordsError) in
                 guard failure == nil else { return }
-                let record: JSONObject
-                do throws(RecordsError) {
-                    record = try JSONParser.parseObject(line)
-                } catch {
-                    throw error.at(reader.source, line: number)
-                }
+                let record = try reader.record(line, number: number)
                 if case .string(let type)? = record["type"], type == "image" || type == "capture", case .string(let path)? = record["path"] {
                     batch.append(.photo(path: path, record: record))
                 } else {

@@ -50,12 +50,7 @@ final class StreamFilter {
         do throws(LineReaderError<RecordsError>) {
             try reader.forEachLine { (line, number) throws(RecordsError) in
                 if done { return }
-                let record: JSONObject
-                do throws(RecordsError) {
-                    record = try JSONParser.parseObject(line, keeping: keys)
-                } catch {
-                    throw error.at(reader.source, line: number)
-                }
+                let record = try reader.record(line, number: number, keeping: keys)
                 let applicable: [FieldFilter]
                 do throws(RecordsError) {
                     applicable = try filters(for: record)
@@ -104,12 +99,7 @@ final class StreamFilter {
         do throws(LineReaderError<RecordsError>) {
             try reader.forEachLine { (line, number) throws(RecordsError) in
                 guard filterError == nil else { return }
-                let record: JSONObject
-                do throws(RecordsError) {
-                    record = try JSONParser.parseObject(line)
-                } catch {
-                    throw error.at(reader.source, line: number)
-                }
+                let record = try reader.record(line, number: number)
                 do throws(RecordsError) {
                     for filter in try filters(for: record) where !filter.matches(record) { return }
                 } catch {

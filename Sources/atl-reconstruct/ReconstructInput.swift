@@ -29,11 +29,7 @@ struct ReconstructInput {
         do throws(LineReaderError<ReadFailure>) {
             try reader.forEachLine { (line, number) throws(ReadFailure) in
                 let record: JSONObject
-                do throws(RecordsError) {
-                    record = try JSONParser.parseObject(line)
-                } catch {
-                    throw .failed(error.at(reader.source, line: number))
-                }
+                do throws(RecordsError) { record = try reader.record(line, number: number) } catch { throw .failed(error) }
                 let type = record["type"]?.string
                 if type == "capture" || type == "image" {
                     guard let path = record["path"]?.string, !path.isEmpty else {

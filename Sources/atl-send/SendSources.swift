@@ -57,8 +57,7 @@ enum SendSources {
         var taken = Set<String>()
         var ignored = 0
         try reader.forEachLine { (line, number) throws(RecordsError) in
-            let record: JSONObject
-            do throws(RecordsError) { record = try JSONParser.parseObject(line) } catch { throw error.at(reader.source, line: number) }
+            let record = try reader.record(line, number: number)
             guard case .string(let path)? = record["path"] else {
                 ignored += 1
                 return
