@@ -32,14 +32,15 @@ let package = Package(
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.
-        .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "CJPEG", "CPNG"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "AtelierWardrobe", "CJPEG", "CPNG"], swiftSettings: [.unsafeFlags(["-O"])]),
         // The SQLite catalog: schema, migrations, stores, queries, stats.
         .target(name: "AtelierCatalog", dependencies: [
-            "AtelierRecords", "AtelierFormats",
+            "AtelierRecords", "AtelierFormats", "AtelierWardrobe",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The wardrobe's domain, as the app's Domain layer: the care symbols and what each allows
-        // (ISO 3758 / ASTM D5489), and next the laundry engine, outfit suggestions and wear
+        // (ISO 3758 / ASTM D5489), laundry colour groups, when a garment wants washing and the
+        // laundry engine (sorting, loads, checks, lifecycle); next outfit suggestions and wear
         // insights. Pure values in, values out: no SQLite, no pixels, no I/O.
         .target(name: "AtelierWardrobe", dependencies: ["AtelierRecords"]),
         // The catalog's backup: the archive format (a zip with checksums) and backup and restore
@@ -87,7 +88,7 @@ let package = Package(
         ]),
         // Each tool links the libraries it uses and no others (a query does not carry OpenBLAS).
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", "AtelierWardrobe", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierWardrobe", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-send", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierFormats", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -99,9 +100,9 @@ let package = Package(
         .target(name: "AtelierTestSupport", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Tests/AtelierTestSupport"),
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
+        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "AtelierWardrobe", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierBackup", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierBackup", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierWardrobe", "AtelierBackup", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierWardrobe", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),

@@ -163,7 +163,7 @@ _atl-import() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--sample --images --dry-run --skip-invalid --line-buffered --version -h --help)
+    local -a non_repeating_flags=(--sample --images --dry-run --skip-invalid --force --line-buffered --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--db --format --type --garment --max-pixels --restore --progress)
     __atl-import_offer_flags_options -1

@@ -20,7 +20,7 @@ function __atl-import_parse_tokens -S
     set -l unparsed_tokens (__atl-import_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-import'
-        __atl-import_parse_subcommand -r 1 'db=' 'format=' 'type=' 'sample' 'images' 'garment=' 'max-pixels=' 'restore=' 'dry-run' 'skip-invalid' 'line-buffered' 'progress=' 'version' 'h/help'
+        __atl-import_parse_subcommand -r 1 'db=' 'format=' 'type=' 'sample' 'images' 'garment=' 'max-pixels=' 'restore=' 'dry-run' 'skip-invalid' 'force' 'line-buffered' 'progress=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-import_parse_subcommand -r 1 'version'
@@ -88,6 +88,7 @@ complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" restore' -l 'restore' -d 'Replace the whole catalog with a backup archive made by \'atl-export --format backup\'.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'atelier\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" dry-run' -l 'dry-run' -d 'Check and print what would be stored, but store nothing.'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" skip-invalid' -l 'skip-invalid' -d 'Store the good records, report each bad one on stderr, and go on.'
+complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" force' -l 'force' -d 'Store laundry loads that break a care label, with the broken rule among their warnings.'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" progress' -l 'progress' -d 'Progress on stderr: auto (a bar on a terminal), bar, json (NDJSON events) or none.' -rfka 'auto bar json none'
 complete -c 'atl-import' -n '__atl-import_should_offer_completions_for_flags_or_options "atl-import" version' -l 'version' -d 'Show the version.'

@@ -165,7 +165,7 @@ _atl-query() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--expand --line-buffered --version -h --help)
     local -a repeating_options=(--where --sort)
-    local -a non_repeating_options=(--limit --fields --by --not-worn-days --threshold --db)
+    local -a non_repeating_options=(--limit --fields --by --not-worn-days --threshold --capacity-kg --date --db)
     __atl-query_offer_flags_options -1
 
     # Offer option value completions
@@ -192,6 +192,12 @@ _atl-query() {
     '--threshold')
         return
         ;;
+    '--capacity-kg')
+        return
+        ;;
+    '--date')
+        return
+        ;;
     '--db')
         __atl-query_add_completions -o plusdirs -fX '!*.@(sqlite|db)'
         return
@@ -201,7 +207,7 @@ _atl-query() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __atl-query_add_completions -W 'garments'$'\n''outfits'$'\n''wear'$'\n''laundry'$'\n''images'$'\n''models'$'\n''stats'$'\n''duplicates'$'\n''-'
+        __atl-query_add_completions -W 'garments'$'\n''outfits'$'\n''wear'$'\n''laundry'$'\n''images'$'\n''models'$'\n''stats'$'\n''duplicates'$'\n''laundry-plan'$'\n''-'
         return
         ;;
     *)

@@ -20,7 +20,7 @@ function __atl-query_parse_tokens -S
     set -l unparsed_tokens (__atl-query_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-query'
-        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'by=' 'not-worn-days=' 'threshold=' 'db=' 'line-buffered' 'version' 'h/help'
+        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'by=' 'not-worn-days=' 'threshold=' 'capacity-kg=' 'date=' 'db=' 'line-buffered' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-query_parse_subcommand -r 1 'version'
@@ -77,7 +77,7 @@ function __atl-query_custom_completion
 end
 
 complete -c 'atl-query' -f
-complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 1' -fka 'garments outfits wear laundry images models stats duplicates -'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 1' -fka 'garments outfits wear laundry images models stats duplicates laundry-plan -'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -ge 2' -fa '(set -l exts \'ndjson\' \'jsonl\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'where' -d 'A condition records must meet, like \'category=top\' (repeatable).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'sort' -d 'Sort by a field, \'-field\' for descending (repeatable).' -rfka ''
@@ -87,6 +87,8 @@ complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_op
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" by' -l 'by' -d 'For stats: what to group garments by.' -rfka 'category subcategory brand season style color state'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" not-worn-days' -l 'not-worn-days' -d 'For stats: a garment not worn for this many days counts as unworn.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" threshold' -l 'threshold' -d 'For duplicates: the most pHash bits two photos may differ in (default 8).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" capacity-kg' -l 'capacity-kg' -d 'For laundry-plan: the washing machine\'s capacity in kilograms of dry laundry.' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" date' -l 'date' -d 'For laundry-plan and readyToWash: the day to judge on, YYYY-MM-DD or today+1d (default today).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" db' -l 'db' -d 'The catalog file (default: $ATELIER_DB, else $XDG_DATA_HOME/atelier/catalog.sqlite).' -rfa '(set -l exts \'sqlite\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" version' -l 'version' -d 'Show the version.'

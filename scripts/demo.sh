@@ -18,6 +18,10 @@ atl-query stats --by category | jq -c '{group, garments, wears, costPerWear}'
 step "atl-query garments --where 'lastWornOn<today-30d' --fields name,lastWornOn"
 atl-query garments --where 'lastWornOn<today-30d' --fields name,lastWornOn || true
 
+step "atl-query laundry-plan | atl-export --format csv -o \$DEMO/loads.csv && cut -d, -f1-5 \$DEMO/loads.csv"
+atl-query laundry-plan | atl-export --format csv -o "$DEMO/loads.csv"
+cut -d, -f1-5 "$DEMO/loads.csv"
+
 step "atl-query garments --where 'composition.fabric=wool' | atl-export --format csv --columns name,brand,price.amount -o \$DEMO/wool.csv"
 atl-query garments --where 'composition.fabric=wool' | atl-export --format csv --columns name,brand,price.amount -o "$DEMO/wool.csv"
 cat "$DEMO/wool.csv"

@@ -10,6 +10,8 @@ import Foundation
 struct RestorePlan {
     /// Records per type, as `metadata.json` promises them.
     let counts: [String: Int]
+    /// The catalog schema the backup was made from.
+    let schemaVersion: Int
     /// The members under `images/` and `models/`, in archive order.
     let storeMembers: [String]
     /// The directory the stores live in (the catalog's).
@@ -24,6 +26,7 @@ struct RestorePlan {
             throw RecordsError.field("it was made by a newer Atelier (catalog schema \(schema); this one reads up to \(CatalogSchema.latestVersion)); upgrade to restore it")
         }
         guard schema >= 1 else { throw RecordsError.field("metadata.json has an unknown schemaVersion \(schema)") }
+        schemaVersion = Int(schema)
         guard case .object(let promised)? = meta["counts"] else { throw RecordsError.field("metadata.json has no counts") }
         var counts: [String: Int] = [:]
         for (type, value) in promised {

@@ -126,6 +126,8 @@ extension CatalogBackup {
                     throw stopped ?? bad(error.description)
                 }
             }
+            // Catalogs before schema 3 did not count wears since the last wash.
+            if plan.schemaVersion < 3 { try writer.recountWearsSinceWash() }
             return true
         }
         let counts = try fresh.counts()

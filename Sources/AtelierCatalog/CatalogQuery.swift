@@ -8,13 +8,21 @@ public struct CatalogQuery: Sendable {
     public var limit: Int?
     /// For outfits: inline each garment record in place of its id.
     public var expand: Bool
+    /// Add the computed fields (`RecordSchema.computed`) to every record, also when no
+    /// condition or sort key names them (they are added whenever one does).
+    public var computedFields: Bool
+    /// The day computed fields are worked out for (a garment's `readyToWash`).
+    public var today: Int
 
-    public init(type: String, filters: [FieldFilter] = [], sort: [SortKey] = [], limit: Int? = nil, expand: Bool = false) {
+    public init(type: String, filters: [FieldFilter] = [], sort: [SortKey] = [], limit: Int? = nil, expand: Bool = false,
+                computedFields: Bool = false, today: Int = ISODate.today()) {
         self.type = type
         self.filters = filters
         self.sort = sort
         self.limit = limit
         self.expand = expand
+        self.computedFields = computedFields
+        self.today = today
     }
 
     /// The record types that can be listed.

@@ -24,11 +24,16 @@ public final class CatalogReader {
         let plan = try QueryPlan(query, table: table)
         let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
         let streaming = plan.residualSort.isEmpty
+        let schema = table.schema
+        let computes = !schema.computed.isEmpty && (query.computedFields
+            || query.filters.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) }
+            || query.sort.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) })
         var kept: [JSONObject] = []
         var emitted = 0
         while let row = try cursor.next() {
             var record = table.record(from: row)
             if query.type == "image" && resolvesStorePaths { record = store.resolving(record) }
+            if computes { ComputedFields.add(to: &record, type: query.type, today: query.today) }
             if !plan.residualFilters.allSatisfy({ $0.matches(record) }) { continue }
             if query.expand { record = try expandOutfit(record) }
             if streaming {

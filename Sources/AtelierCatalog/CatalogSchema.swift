@@ -179,5 +179,16 @@ package enum CatalogSchema {
         CREATE INDEX garments_category ON garments(category);
         CREATE INDEX garments_subcategory ON garments(subcategory);
         """,
+        // 3: laundry. A garment's wears since its last wash, counted from the wear log as the
+        //    wear log will keep it from now on (a wear on a day after the last wash counts);
+        //    a load's garments' states from before it took them, for a cancelled load.
+        """
+        ALTER TABLE garments ADD COLUMN wears_since_wash INTEGER NOT NULL DEFAULT 0;
+        UPDATE garments SET wears_since_wash = (
+            SELECT count(*) FROM wear_log w
+            WHERE w.garment_id = garments.id AND w.date > coalesce(garments.last_washed_on, ''));
+        ALTER TABLE laundry ADD COLUMN prior_states TEXT;
+        CREATE INDEX laundry_status ON laundry(status);
+        """,
     ]
 }

@@ -17,8 +17,11 @@ public final class CatalogWriter {
     public var restoring = false
     /// Whether `apply` must return the records as stored; a restore does not look at them.
     public var wantsOutput = true
+    /// Store laundry loads that break a care label, with the broken rules among their warnings,
+    /// instead of refusing them (`atl-import --force`).
+    public var forcesLabels = false
     private var ids = RecordIDGenerator()
-    private let now = ISODate.formatInstant(Date())
+    let now = ISODate.formatInstant(Date())
 
     private var runner: StatementRunner
 
@@ -105,7 +108,7 @@ public final class CatalogWriter {
             switch type {
             case "garment": return [try upsertOrDelete(Tables.garments, input, op, prepared: prepared)]
             case "outfit": return [try upsertOrDelete(Tables.outfits, input, op, prepared: prepared)]
-            case "laundry": return [try upsertOrDelete(Tables.laundry, input, op, prepared: prepared)]
+            case "laundry": return [try storeLoad(input, op, prepared: prepared)]
             case "image": return [try upsertOrDelete(Tables.images, input, op, prepared: nil)]
             case "model": return [try upsertOrDelete(Tables.models, input, op, prepared: prepared)]
             case "wear": return [try logWear(input, op)]
@@ -130,7 +133,7 @@ public final class CatalogWriter {
 
     // MARK: - Records with ids
 
-    private func upsertOrDelete(_ table: TableMapping, _ input: JSONObject, _ op: Operation, prepared: Prepared?) throws -> JSONObject {
+    func upsertOrDelete(_ table: TableMapping, _ input: JSONObject, _ op: Operation, prepared: Prepared?) throws -> JSONObject {
         let schema = table.schema
         var record = try prepared?.record ?? schema.validate(schema.type == "image" ? store.relativising(input) : input)
         record["op"] = nil
@@ -315,6 +318,10 @@ public final class CatalogWriter {
                             [id.databaseValue, garment.databaseValue, position.databaseValue], record: record)
             }
         case "garment":
+            // A wash day set by hand: the wears after it are counted again, unless given too.
+            if record["lastWashedOn"] != nil && record["wearsSinceWash"] == nil && !restoring {
+                try recountWearsSinceWash(garment: id)
+            }
             if case .array? = record["images"] {
                 try db.execute(sql: "UPDATE images SET garment_id = ? WHERE id IN (SELECT value FROM json_each(?)) AND garment_id IS NOT ?",
                                arguments: [id, JSONWriter.string(record["images"]!), id])

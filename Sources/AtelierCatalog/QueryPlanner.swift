@@ -106,6 +106,7 @@ struct QueryPlan {
             guard filter.path.count == 1, kind.isList, [.equal, .has, .notEqual].contains(filter.op) else { return nil }
             if case .composition = kind { return nil }
             if case .careReadings = kind { return nil }
+            if case .notices = kind { return nil }
             let exists = "EXISTS (SELECT 1 FROM json_each(\(table.table).\(column.names[0])) WHERE value = ?)"
             return (filter.op == .notEqual ? "NOT " + exists : exists, [filter.operand.databaseValue])
         }

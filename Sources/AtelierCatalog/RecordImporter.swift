@@ -10,6 +10,8 @@ public final class RecordImporter {
     public struct Options: Sendable {
         public var dryRun = false
         public var skipInvalid = false
+        /// Store laundry loads that break a care label (`CatalogWriter.forcesLabels`).
+        public var forceLabels = false
         public var today = ISODate.today()
         public init() {}
     }
@@ -77,6 +79,7 @@ public final class RecordImporter {
         var summary = Summary()
         try catalog.write { writer in
             writer.today = options.today
+            writer.forcesLabels = options.forceLabels
             let deferredIndexes = options.dryRun ? [] : try writer.deferIndexesOfEmptyTables()
             var done = 0
             try produce { (item) throws(RecordsError) in

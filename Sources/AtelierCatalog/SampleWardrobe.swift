@@ -1,8 +1,9 @@
 import AtelierRecords
 import Foundation
 
-/// A realistic demo wardrobe: 44 garments across every category, 10 outfits and three months of
-/// wear log ending today. Ids and choices come from a fixed seed, so importing it twice upserts
+/// A realistic demo wardrobe: 44 garments across every category, each with its care label and
+/// composition, 10 outfits, three months of wear log ending today, and a week of laundry (a
+/// load finished three days ago, one planned today). Ids and choices come from a fixed seed, so importing it twice upserts
 /// the same records and logs nothing new.
 public enum SampleWardrobe {
     /// name, subcategory, brand, hex colour, colour name, seasons, style, composition, care, price, bought
@@ -69,6 +70,26 @@ public enum SampleWardrobe {
         ("Cosy Sunday", [8, 20, 43], ["home"], true),
     ]
 
+    /// Days before `today` each garment was last washed (or cleaned), by index into `items`;
+    /// nil: never (a belt is brushed, not washed). Chosen so that, with the wear log below,
+    /// about half the wardrobe wants washing on any day the sample is imported; none is more
+    /// than 90 days, the span of the wear log (the examples' transcripts show such days as
+    /// "today-Nd", so that they read the same on any day).
+    private static let washedDaysAgo: [Int?] = [
+        9, 4, 6, 3, 30, 10, 34, 41, 20, 35,       // shirts, tees, blouse, knitwear, hoodie
+        5, 15, 31, 30, 35, 18, 75, 40, 32, 6,     // turtleneck … running leggings
+        3, 90, 89, 25, 87, 86, 60, 84, 30, 12,    // joggers, coats, jackets, blazer, raincoat, parka, dresses
+        5, 85, 10, 12, 20, 30, 9, 50, 33, nil,    // jumpsuit, suit, shoes, scarf, beanie, belt
+        30, 4, 3, 12,                             // tote, socks, sports bra, pajamas
+    ]
+
+    /// The sample's laundry: a load finished three days ago and one planned today, by garment
+    /// indexes into `items` (the bin, program and temperature their labels allow).
+    private static let loads: [(bin: String, program: String, temperature: Int, members: [Int], status: String, daysAgo: Int)] = [
+        ("whites", "cotton", 40, [0, 3], "done", 3),
+        ("darks", "cotton", 30, [2, 41], "planned", 0),
+    ]
+
     /// The sample as records ready for `CatalogWriter.apply`, wear log ending on `today`.
     public static func records(today: Int = ISODate.today()) -> [JSONObject] {
         var ids = RecordIDGenerator(seed: 20_261_121)
@@ -94,6 +115,7 @@ public enum SampleWardrobe {
             g["care"] = .array(care.map { .string($0) })
             g["price"] = ["amount": price.rounded() == price ? .int(Int64(price)) : .double(price), "currency": "EUR"]
             g["purchasedOn"] = .string(bought)
+            if let days = washedDaysAgo[i] { g["lastWashedOn"] = .string(ISODate.formatDay(today - days)) }
             if i % 7 == 3 { g["tags"] = ["favourite"] }
             if i == 21 { g["notes"] = "Dry clean only; store on a wide hanger." }
             out.append(g)
@@ -125,6 +147,18 @@ public enum SampleWardrobe {
                 let garment = garmentIDs[Int(rng.next() % UInt64(garmentIDs.count))]
                 out.append(["type": "wear", "garment": .string(garment), "date": .string(ISODate.formatDay(day))])
             }
+        }
+        for (bin, program, temperature, members, status, daysAgo) in loads {
+            let day = ISODate.formatDay(today - daysAgo)
+            var load: JSONObject = ["type": "laundry", "id": .string(ids.next("l", at: epoch)), "bin": .string(bin),
+                                    "program": .string(program), "temperature": .int(Int64(temperature)),
+                                    "garments": .array(members.map { .string(garmentIDs[$0]) }), "status": .string(status),
+                                    "plannedOn": .string(day)]
+            if status == "done" {
+                load["startedAt"] = .string(day + "T09:00:00Z")
+                load["finishedAt"] = .string(day + "T11:30:00Z")
+            }
+            out.append(load)
         }
         return out
     }

@@ -96,8 +96,10 @@ struct TableMapping {
 
     /// Whether a field travels in the `extra` column: unknown ones, and known ones without a
     /// column of their own (an image's camera); a derived field lives in its link table.
+    /// Computed fields (`RecordSchema.computed`) are neither: they are never stored.
     func isExtra(_ key: String) -> Bool {
         key != "type" && key != "op" && schema.field(key)?.column == nil && !derived.contains(where: { $0.field == key })
+            && !schema.computed.contains(key)
     }
 
     /// Builds the record from the values of the select list, by position.

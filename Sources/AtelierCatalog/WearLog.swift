@@ -3,8 +3,9 @@ import GRDB
 
 /// The wear log: one entry per garment per day and one per outfit per day.
 ///
-/// Logging a new entry bumps the garment's (or outfit's) `wearCount` and moves `lastWornOn`
-/// forward; logging an outfit logs each of its garments too. Logging the same day again changes
+/// Logging a new entry bumps the garment's (or outfit's) `wearCount`, moves `lastWornOn`
+/// forward and, for a wear on a day after the garment's `lastWashedOn`, bumps its
+/// `wearsSinceWash`; logging an outfit logs each of its garments too. Logging the same day again changes
 /// nothing, so re-importing a log is harmless. Deleting an entry undoes its effect, with
 /// `lastWornOn` recomputed from what is left of the log.
 extension CatalogWriter {
@@ -49,8 +50,9 @@ extension CatalogWriter {
         if inserted && !restoring {
             try db.cachedStatement(sql: """
                 UPDATE garments SET wear_count = wear_count + 1,
-                    last_worn_on = max(coalesce(last_worn_on, ''), ?) WHERE id = ?
-                """).execute(arguments: [date, garment])
+                    last_worn_on = max(coalesce(last_worn_on, ''), ?),
+                    wears_since_wash = wears_since_wash + (? > coalesce(last_washed_on, '')) WHERE id = ?
+                """).execute(arguments: [date, date, garment])
         }
     }
 
@@ -86,8 +88,9 @@ extension CatalogWriter {
         for g in garments {
             try db.execute(sql: """
                 UPDATE garments SET wear_count = max(0, wear_count - 1),
-                    last_worn_on = (SELECT max(date) FROM wear_log WHERE garment_id = ?) WHERE id = ?
-                """, arguments: [g, g])
+                    last_worn_on = (SELECT max(date) FROM wear_log WHERE garment_id = ?),
+                    wears_since_wash = max(0, wears_since_wash - (? > coalesce(last_washed_on, ''))) WHERE id = ?
+                """, arguments: [g, date, g])
         }
     }
 }

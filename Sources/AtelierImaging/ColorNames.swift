@@ -1,3 +1,4 @@
+import AtelierWardrobe
 import Dispatch
 import Foundation
 
@@ -146,29 +147,10 @@ extension GarmentColors {
         return best
     }
 
-    /// The laundry colour group of a colour, from its lightness L* and chroma C*, tested in
-    /// this order:
-    ///
-    /// - **whites**: L* ≥ 85 and C* ≤ 10 — white, ivory, off-white, the palest greys;
-    /// - **darks**: L* < 35 (black, navy, charcoal, burgundy, chocolate, whatever the chroma);
-    ///   or L* < 50 with C* < 55 (deep but not vivid: brown, plum, dark denim, wine);
-    ///   or L* < 60 with C* < 25 (dim, muted: mid and dark greys, taupe, mauve, khaki green);
-    /// - **pastels**: L* ≥ 60 with C* < 25 (light neutrals and muted tints: light grey, beige,
-    ///   stone, sage), or L* ≥ 70 with C* < 45 (light tints: baby pink, light blue, mint,
-    ///   lavender, cream, peach);
-    /// - **vibrant**: the rest — saturated colours of middle or high lightness (red, royal
-    ///   blue, jade, orange, yellow, hot pink, olive, camel).
-    ///
-    /// The cut-offs follow the usual sorting advice (whites alone; darks with black and navy;
-    /// light tints together; coloured cloth that may bleed together), set on the colours of the
-    /// name table so that each lands where a person sorting laundry would put it. Colours near
-    /// a cut-off (a mid grey at L* 55–60, a muted camel) could go either way.
+    /// The laundry colour group a colour is washed with: the rule is the wardrobe's
+    /// (`LaundryColorGroup(lightness:chroma:)`), applied to this single-precision reading.
     static func group(of lab: Lab) -> LaundryColorGroup {
-        let l = lab.l, c = lab.chroma
-        if l >= 85 && c <= 10 { return .whites }
-        if l < 35 || (l < 50 && c < 55) || (l < 60 && c < 25) { return .darks }
-        if (l >= 60 && c < 25) || (l >= 70 && c < 45) { return .pastels }
-        return .vibrant
+        LaundryColorGroup(lightness: lab.l, chroma: lab.chroma)
     }
 
     /// The name table in CIELAB, computed once.

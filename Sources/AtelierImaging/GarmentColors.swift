@@ -1,3 +1,4 @@
+import AtelierWardrobe
 import AtelierRecords
 
 /// The dominant colours of a garment in a photo, for `atl-classify --task color`.
@@ -224,9 +225,4 @@ public struct DominantColor: Sendable, Equatable {
         guard digits.utf8.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16), green: UInt8((value >> 8) & 0xff), blue: UInt8(value & 0xff), share: share)
     }
-}
-
-/// The colour groups laundry is sorted by (`Domain.colorGroup` in the records).
-public enum LaundryColorGroup: String, Sendable, CaseIterable {
-    case whites, darks, pastels, vibrant
 }

@@ -51,7 +51,7 @@ public enum Domain {
         ("polyester", .synthetic), ("nylon", .synthetic), ("acrylic", .synthetic), ("elastane", .synthetic),
         ("polypropylene", .synthetic), ("fleece", .synthetic), ("fauxLeather", .synthetic),
         ("viscose", .mix), ("modal", .mix), ("lyocell", .mix), ("cupro", .mix), ("acetate", .mix),
-        ("bamboo", .mix), ("blend", .mix),
+        ("bamboo", .mix), ("blend", .mix), ("denim", .natural), ("lace", .mix),
     ]
 
     public static func fabricGroup(_ fabric: String) -> FabricGroup? {
@@ -69,7 +69,7 @@ public enum Domain {
         "whites", "whitesDelicate", "darks", "darksDelicate", "pastels", "pastelsDelicate",
         "vibrant", "vibrantDelicate", "denim", "activewear", "woolAndCashmere", "professional",
     ])
-    public static let laundryStatus = Vocabulary("laundry status", ["planned", "washing", "drying", "done", "cancelled"])
+    public static let laundryStatus = Vocabulary("laundry status", ["planned", "washing", "drying", "paused", "done", "cancelled"])
     public static let detailLevel = Vocabulary("detail level", ["sparse", "preview", "reduced", "medium", "full", "raw", "custom"])
     public static let careSymbol = Vocabulary("care symbol", CareSymbolCodes.all)
 }

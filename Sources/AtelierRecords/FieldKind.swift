@@ -27,6 +27,9 @@ public indirect enum FieldKind: Sendable {
     case composition
     /// `[{code, confidence, box}]` from the care-label reader.
     case careReadings
+    /// Notices about a record: plain strings, or `{kind, message, garments}` objects (a laundry
+    /// load's warnings, with the garments each concerns).
+    case notices
     /// Any JSON object, kept as it is.
     case object
     /// Any JSON value, kept as it is.
@@ -35,7 +38,7 @@ public indirect enum FieldKind: Sendable {
     /// Whether values are lists, so `has` applies and `=` means "any element equals".
     public var isList: Bool {
         switch self {
-        case .words, .texts, .ids, .imageIDs, .composition, .careReadings: return true
+        case .words, .texts, .ids, .imageIDs, .composition, .careReadings, .notices: return true
         default: return false
         }
     }

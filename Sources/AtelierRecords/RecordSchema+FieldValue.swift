@@ -203,5 +203,27 @@ extension RecordSchema {
             }
             return out
         }
+
+        /// Notices: each a string, or an object with a text `message`, an optional text `kind`
+        /// and an optional list of garment ids `garments`; other keys are kept.
+        func notices() throws(RecordsError) -> [JSONValue] {
+            var out: [JSONValue] = []
+            for item in try list() {
+                switch item {
+                case .string:
+                    out.append(item)
+                case .object(var notice):
+                    guard case .string? = notice["message"] else { throw failure("each notice needs a \"message\" text") }
+                    if let kind = notice["kind"], kind.string == nil { throw failure("\"kind\" must be a text, got \(preview(kind))") }
+                    if let garments = notice["garments"] {
+                        notice["garments"] = try RecordSchema.normalize(garments, as: .ids(prefix: "g"), field: field + ".garments")
+                    }
+                    out.append(.object(notice))
+                default:
+                    throw mismatch("a list of texts or {kind, message, garments} objects")
+                }
+            }
+            return out
+        }
     }
 }

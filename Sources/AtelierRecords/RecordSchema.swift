@@ -12,12 +12,16 @@ public struct RecordSchema: Sendable {
     public let required: [String]
     /// Singular spellings accepted in queries (`season=winter` for `seasons`).
     public let aliases: [String: String]
+    /// Fields worked out when records are read (a garment's `readyToWash`), never stored:
+    /// importing a record drops them.
+    public let computed: Set<String>
 
-    public init(type: String, idPrefix: String?, required: [String] = [], aliases: [String: String] = [:], fields: [FieldSpec]) {
+    public init(type: String, idPrefix: String?, required: [String] = [], computed: Set<String> = [], aliases: [String: String] = [:], fields: [FieldSpec]) {
         self.type = type
         self.idPrefix = idPrefix
         self.fields = fields
         self.required = required
+        self.computed = computed
         self.aliases = aliases
     }
 
@@ -64,6 +68,7 @@ public struct RecordSchema: Sendable {
         case .money: return .object(try given.money())
         case .composition: return .array(try given.composition())
         case .careReadings: return .array(try given.careReadings())
+        case .notices: return .array(try given.notices())
         }
     }
 

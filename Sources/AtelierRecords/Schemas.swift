@@ -1,6 +1,6 @@
 /// The record types of the protocol (DESIGN.md, atelier(7)) and their fields.
 public enum Schemas {
-    public static let garment = RecordSchema(type: "garment", idPrefix: "g", required: ["name", "category"],
+    public static let garment = RecordSchema(type: "garment", idPrefix: "g", required: ["name", "category"], computed: ["readyToWash"],
                                                 aliases: ["season": "seasons", "tag": "tags", "image": "images", "fabric": "composition.fabric", "colour": "color"], fields: [
         FieldSpec("id", .id(prefix: "g"), column: "id"),
         FieldSpec("name", .text, column: "name"),
@@ -19,6 +19,12 @@ public enum Schemas {
         FieldSpec("wearCount", .integer(minimum: 0), column: "wear_count"),
         FieldSpec("lastWornOn", .day, column: "last_worn_on"),
         FieldSpec("lastWashedOn", .day, column: "last_washed_on"),
+        // Kept by the wear log (a wear after the last wash counts) and reset by a finished load.
+        FieldSpec("wearsSinceWash", .integer(minimum: 0), column: "wears_since_wash"),
+        // Computed on output (AtelierWardrobe's rule), never stored; see `computed`.
+        FieldSpec("readyToWash", .bool),
+        // The dry weight laundry planning counts, when the subcategory's typical one is wrong.
+        FieldSpec("weightGrams", .integer(minimum: 1)),
         FieldSpec("images", .imageIDs, column: "images"),
         FieldSpec("model", .id(prefix: "m"), column: "model_id"),
         FieldSpec("tags", .texts, column: "tags"),
@@ -55,13 +61,19 @@ public enum Schemas {
         FieldSpec("bin", .word(Domain.laundryBin), column: "bin"),
         FieldSpec("program", .text, column: "program"),
         FieldSpec("temperature", .integer(minimum: 0), column: "temperature"),
+        FieldSpec("durationMinutes", .integer(minimum: 0)),
+        FieldSpec("weightGrams", .integer(minimum: 0)),
         FieldSpec("garments", .ids(prefix: "g"), column: "garments"),
         FieldSpec("symbols", .words(Domain.careSymbol), column: "symbols"),
-        FieldSpec("warnings", .texts, column: "warnings"),
+        FieldSpec("warnings", .notices, column: "warnings"),
         FieldSpec("status", .word(Domain.laundryStatus), column: "status"),
         FieldSpec("plannedOn", .day, column: "planned_on"),
         FieldSpec("startedAt", .instant, column: "started_at"),
         FieldSpec("finishedAt", .instant, column: "finished_at"),
+        // The strictest reading of the garments' labels (a care record's `constraints`).
+        FieldSpec("instructions", .object),
+        // Each garment's state before the load took it, put back if the load is cancelled.
+        FieldSpec("priorStates", .object, column: "prior_states"),
         FieldSpec("notes", .text, column: "notes"),
         FieldSpec("createdAt", .instant, column: "created_at"),
         FieldSpec("updatedAt", .instant, column: "updated_at"),

@@ -25,11 +25,20 @@ public struct ImportCommand: ParsableCommand {
             catalog are hashed but not decoded or written again; a damaged one stops the import (exit 65), \
             and nothing is kept.
 
+            A laundry record whose status is new for its load moves the load's garments: planned \
+            makes them toWash, washing washing, drying drying, done available again with lastWashedOn \
+            that day and wearsSinceWash counted afresh, cancelled back to their states before the \
+            load; paused leaves them. A load made or changed by hand that breaks a garment's care \
+            label (a wash-no garment in a washing load, a 60 °C load with a 30 °C garment, a \
+            hand-wash-only garment in a machine load) is refused (exit 65) unless --force.
+
             EXAMPLES
               atl-import --sample
               echo '{"type":"garment","name":"Navy Blazer","category":"outerwear","brand":"Suitsupply"}' | atl-import
               atl-query garments --where 'name~Blazer' | jq -c '{type: "wear", garment: .id, date: "2026-11-21"}' | atl-import
               atl-query garments --where brand=Suitsupply | jq -c '{type, id, state: "toWash"}' | atl-import
+              atl-query laundry-plan | atl-import
+              atl-query laundry --where status=planned --limit 1 --fields id | jq -c '. + {status: "washing"}' | atl-import
               atl-import --dry-run --skip-invalid wardrobe.csv
               atl-import --images photos --garment "$(atl-query garments --limit 1 --fields id | jq -r .id)"
               atl-import --restore wardrobe.atelier
@@ -69,6 +78,9 @@ public struct ImportCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Store the good records, report each bad one on stderr, and go on.")
     var skipInvalid = false
+
+    @Flag(name: .long, help: "Store laundry loads that break a care label, with the broken rule among their warnings.")
+    var force = false
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var progress: ProgressOptions
@@ -127,6 +139,7 @@ public struct ImportCommand: ParsableCommand {
         var options = RecordImporter.Options()
         options.dryRun = dryRun
         options.skipInvalid = skipInvalid
+        options.forceLabels = force
         var outputClosed = false
         var total = RecordImporter.Summary()
 

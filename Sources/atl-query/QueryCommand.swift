@@ -3,6 +3,7 @@ import ArgumentParser
 import AtelierCatalog
 import AtelierImaging
 import AtelierRecords
+import AtelierWardrobe
 import Foundation
 
 /// `atl-query`: get records out of the catalog, or filter any NDJSON stream.
@@ -23,6 +24,15 @@ public struct QueryCommand: ParsableCommand {
             for dates. Repeated --where conditions must all hold. A missing field satisfies only \
             != and !~. Exits 1 when nothing matched.
 
+            'laundry-plan' prints the garments that want washing as machine loads: one laundry record \
+            per load (status planned, with its program, temperature, care symbols and warnings), then \
+            one 'unplaced' record per garment it could not place, with the reason. Nothing is stored \
+            until the loads are piped to atl-import. --where picks the garments considered; \
+            --capacity-kg is the machine's. A garment wants washing when it was worn its \
+            subcategory's wears-before-wash since its last wash, or worn since a wash 30 or more \
+            days ago, or its state is toWash (not while drying, onLoan or underRepair); \
+            'readyToWash' says so in --where and --fields of garments.
+
             'stats' prints one record per group of garments (--by category, brand, season, …) with \
             counts, value, wears, cost per wear, the most and least worn and what has not been worn \
             for --not-worn-days, then a total. There --where picks the garments counted, and --sort, \
@@ -35,6 +45,10 @@ public struct QueryCommand: ParsableCommand {
               atl-query stats --by category
               atl-query stats --by brand --where category=top --sort -wears --limit 5
               atl-query wear --where 'date>=2026-11-01'
+              atl-query garments --where readyToWash=true --fields name,wearsSinceWash,lastWashedOn
+              atl-query laundry-plan --fields bin,program,temperature,garments,name,reason
+              atl-query laundry-plan --capacity-kg 5 | atl-import
+              atl-query garments | atl-query - laundry-plan --date today+3d
               atl-query garments | atl-query - --where 'brand~^Levi'
             """,
         version: AtelierVersion.string)
@@ -71,6 +85,12 @@ public struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For duplicates: the most pHash bits two photos may differ in (default 8).", valueName: "bits"))
     var threshold: Int?
 
+    @Option(name: .long, help: ArgumentHelp("For laundry-plan: the washing machine's capacity in kilograms of dry laundry.", valueName: "kg"))
+    var capacityKg: Double = LaundryPlanner.defaultCapacityKilograms
+
+    @Option(name: .long, help: ArgumentHelp("For laundry-plan and readyToWash: the day to judge on, YYYY-MM-DD or today+1d (default today).", valueName: "day"))
+    var date: String?
+
     @OptionGroup var catalog: CatalogOptions
     @OptionGroup var output: OutputOptions
 
@@ -84,6 +104,12 @@ public struct QueryCommand: ParsableCommand {
     /// The view to compute: a catalog view, or one named after '-'; nil to filter a stream.
     private var chosenView: QueryView? { view == "-" ? streamView : QueryView(rawValue: view) }
 
+    /// The day --date names (validated), else today.
+    private var day: Int {
+        let today = ISODate.today()
+        return date.flatMap { (try? ISODate.resolveDay($0, today: today)) ?? nil } ?? today
+    }
+
     public func validate() throws {
         guard view == "-" || QueryView(rawValue: view) != nil else {
             let hint = Vocabulary("view", QueryView.names).suggestion(for: view).map { "; did you mean \"\($0)\"?" } ?? " (expected one of: \(QueryView.list), -)"
@@ -94,6 +120,16 @@ public struct QueryCommand: ParsableCommand {
         if let threshold, !(0 ... 32).contains(threshold) { throw ValidationError("--threshold is a number of bits from 0 to 32") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if expand && chosenView != .outfits { throw ValidationError("--expand applies to outfits only") }
+        if capacityKg != LaundryPlanner.defaultCapacityKilograms && chosenView != .laundryPlan {
+            throw ValidationError("--capacity-kg applies to laundry-plan only")
+        }
+        if !(capacityKg > 0 && capacityKg <= 100) { throw ValidationError("--capacity-kg must be more than 0 and at most 100") }
+        if date != nil && chosenView != .laundryPlan && chosenView != .garments {
+            throw ValidationError("--date applies to laundry-plan and garments only")
+        }
+        if let date, (try? ISODate.resolveDay(date, today: ISODate.today())) ?? nil == nil {
+            throw ValidationError("--date must be a day like 2026-12-01, today or today+3d; got \"\(date)\"")
+        }
     }
 
     public func run() throws {
@@ -115,6 +151,9 @@ public struct QueryCommand: ParsableCommand {
         defer { try? out.flush() }
         if chosenView == .duplicates {
             return try duplicates(filters: filters, keys: keys, projection: projection, out: out)
+        }
+        if chosenView == .laundryPlan {
+            return try laundryPlan(filters: filters, projection: projection, day: day, out: out)
         }
         if view == "-" {
             let filter = StreamFilter(filters: filters, sort: keys, limit: limit, fields: projection)
@@ -140,7 +179,9 @@ public struct QueryCommand: ParsableCommand {
             }
             // validate() lets only views through, and stats and duplicates are answered above.
             guard let type = chosenView?.recordType else { return }
-            let query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand)
+            let computed = projection?.contains { Schemas.garment.computed.contains($0[0]) } ?? false
+            let query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand,
+                                     computedFields: computed, today: day)
             let warnings = try reader.run(query) { record in
                 try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
             }

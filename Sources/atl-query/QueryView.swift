@@ -4,6 +4,7 @@ import AtelierCLI
 /// man page and completions left out `duplicates`).
 public enum QueryView: String, CaseIterable, Sendable {
     case garments, outfits, wear, laundry, images, models, stats, duplicates
+    case laundryPlan = "laundry-plan"
 
     /// The stored record type a record view lists; nil for the views that compute their records.
     var recordType: String? {
@@ -14,12 +15,12 @@ public enum QueryView: String, CaseIterable, Sendable {
         case .laundry: return "laundry"
         case .images: return "image"
         case .models: return "model"
-        case .stats, .duplicates: return nil
+        case .stats, .duplicates, .laundryPlan: return nil
         }
     }
 
     /// Whether the view also works over a stream, named after '-': `atl-query - duplicates`.
-    var worksOnStream: Bool { self == .duplicates }
+    var worksOnStream: Bool { self == .duplicates || self == .laundryPlan }
 
     /// Every view's name, in order.
     static var names: [String] { allCases.map(\.rawValue) }

@@ -94,12 +94,14 @@ final class StreamFilter {
         }
     }
 
-    /// Parses every record of one input that meets the conditions and hands it to `take`.
-    func collect(_ reader: LineReader, _ take: (JSONObject) -> Void) throws {
+    /// Parses every record of one input that meets the conditions and hands it to `take`
+    /// (and every record, whether or not it does, to `everyRecord`).
+    func collect(_ reader: LineReader, everyRecord: (JSONObject) -> Void = { _ in }, _ take: (JSONObject) -> Void) throws {
         do throws(LineReaderError<RecordsError>) {
             try reader.forEachLine { (line, number) throws(RecordsError) in
                 guard filterError == nil else { return }
                 let record = try reader.record(line, number: number)
+                everyRecord(record)
                 do throws(RecordsError) {
                     for filter in try filters(for: record) where !filter.matches(record) { return }
                 } catch {

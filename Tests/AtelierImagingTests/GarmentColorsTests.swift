@@ -1,3 +1,4 @@
+import AtelierWardrobe
 import AtelierRecords
 import XCTest
 @testable import AtelierImaging

@@ -43,53 +43,6 @@ final class DocsAndExamplesTests: XCTestCase {
         XCTAssertGreaterThan(ran, 10)
     }
 
-    /// Runs `examples` in order in `sh`'s directory (each as `script(example)`): each exits 0
-    /// and prints what the transcript `Support/<name>` says, normalised. Every example must
-    /// have an entry, and every entry an example. Returns how many ran.
-    func assertExamplesPrintWhatTheySay(_ examples: [String], in sh: Shell, transcript name: String,
-                                        script: (String) -> String = { $0 }, file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        let transcript = try ExampleTranscript(path: Shell.root + "/Tests/EndToEndTests/Support/" + name)
-        var normaliser = ExampleOutputNormaliser(dir: sh.dir)
-        var printed: [(command: String, output: [String])] = []
-        var ran = 0
-        for example in examples {
-            let entry = transcript.entry(for: example)
-            if entry == nil { XCTFail("\(example): not in Support/\(name); add it (ATELIER_UPDATE_EXPECTED=1 writes what it printed)", file: file, line: line) }
-            if Self.leftOut(example) {
-                printed.append((example, entry?.output ?? []))
-                continue
-            }
-            let result = try sh.run(script(example))
-            XCTAssertEqual(result.status, 0, "\(example): \(result.err)", file: file, line: line)
-            ran += 1
-            let output = entry?.check == nil ? normaliser.normalise(result.out, example: example) : []
-            printed.append((example, output))
-            guard let entry else { continue }
-            if let check = entry.check {
-                let checked = try sh.run(check, stdin: Data(result.out.utf8))
-                XCTAssertEqual(checked.status, 0, "\(example): \(check) does not hold for\n\(result.out)\(checked.out)\(checked.err)", file: file, line: line)
-                continue
-            }
-            var expected = entry.output
-            if let sameAs = entry.sameAs {
-                let same = try sh.run(sameAs)
-                XCTAssertEqual(same.status, 0, "\(sameAs): \(same.err)", file: file, line: line)
-                expected = normaliser.normalise(same.out, example: example)
-            }
-            if let difference = ExampleTranscript.difference(expected: expected, actual: output) {
-                XCTFail("\(example) printed something else than Support/\(name) says: \(difference)", file: file, line: line)
-            }
-        }
-        let stale = transcript.entries.map(\.command).filter { !examples.contains($0) }
-        XCTAssertEqual(stale, [], "entries of Support/\(name) that no example has any more", file: file, line: line)
-        if ProcessInfo.processInfo.environment["ATELIER_UPDATE_EXPECTED"] == "1" {
-            try transcript.updated(with: printed).write(toFile: transcript.path + ".actual", atomically: true, encoding: .utf8)
-        }
-        // Across midnight the days printed and the day normalised against may differ.
-        if ExampleOutputNormaliser.day(of: Date()) != normaliser.today { throw XCTSkip("the examples ran across midnight; run again") }
-        return ran
-    }
-
     /// Regression: `duplicates` was a view of atl-query but missing from its help, man page and
     /// completions, which were written out separately. Every view the help names runs, and the
     /// man page and the three completion scripts name the same views.
