@@ -19,10 +19,10 @@ extension QueryCommand {
         }
         // Loads are written as they are made, not gathered first.
         var planner = LaundryPlanner(capacityGrams: capacity, today: day)
-        if view == "-" {
+        if readsStream {
             let garmentFilter = StreamFilter(filters: filters, sort: [], limit: nil, fields: nil)
             var withoutID = 0
-            for file in files.dropFirst().isEmpty ? ["-"] : Array(files.dropFirst()) {
+            for file in streamFiles {
                 try garmentFilter.collect(LineReader(path: file), everyRecord: { record in
                     if record["type"] == "laundry" { Self.noteOpenLoad(record, in: &planner) }
                 }) { record in

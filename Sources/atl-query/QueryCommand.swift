@@ -15,7 +15,8 @@ public struct QueryCommand: ParsableCommand {
             <view> is one of: \(QueryView.list). \
             With '-' instead, records are read from standard input (or the files after it) and the \
             same --where, --sort, --limit and --fields apply to them; matching lines pass through \
-            unchanged.
+            unchanged. duplicates and laundry-plan read a stream too when given files, '-' for \
+            standard input: 'atl-query laundry-plan -' is 'atl-query - laundry-plan'.
 
             A --where condition is FIELD OP VALUE with OP one of = != < <= > >= ~ (regular \
             expression) !~ or 'has' (list contains). Paths may be dotted (price.amount) and reach \
@@ -57,7 +58,7 @@ public struct QueryCommand: ParsableCommand {
               completion: .list(QueryView.names + ["-"]))
     var view: String
 
-    @Argument(help: ArgumentHelp("With '-': NDJSON files to read instead of standard input.", valueName: "file"),
+    @Argument(help: ArgumentHelp("With '-', duplicates or laundry-plan: NDJSON files to read instead of the catalog ('-' for standard input).", valueName: "file"),
               completion: .file(extensions: ["ndjson", "jsonl"]))
     var files: [String] = []
 
@@ -104,6 +105,17 @@ public struct QueryCommand: ParsableCommand {
     /// The view to compute: a catalog view, or one named after '-'; nil to filter a stream.
     private var chosenView: QueryView? { view == "-" ? streamView : QueryView(rawValue: view) }
 
+    /// Whether records come from standard input or files rather than the catalog: after '-'
+    /// (`atl-query - laundry-plan`), or after a view that works on a stream
+    /// (`atl-query laundry-plan -`, `atl-query duplicates images.ndjson`).
+    var readsStream: Bool { view == "-" || (!files.isEmpty && chosenView?.worksOnStream == true) }
+
+    /// The inputs of a stream, '-' for standard input.
+    var streamFiles: [String] {
+        let inputs = view == "-" && streamView != nil ? Array(files.dropFirst()) : files
+        return inputs.isEmpty ? ["-"] : inputs
+    }
+
     /// The day --date names (validated), else today.
     private var day: Int {
         let today = ISODate.today()
@@ -115,7 +127,9 @@ public struct QueryCommand: ParsableCommand {
             let hint = Vocabulary("view", QueryView.names).suggestion(for: view).map { "; did you mean \"\($0)\"?" } ?? " (expected one of: \(QueryView.list), -)"
             throw ValidationError("unknown view \"\(view)\"\(hint)")
         }
-        if view != "-" && !files.isEmpty { throw ValidationError("files can only be given after '-'") }
+        if view != "-" && !files.isEmpty && chosenView?.worksOnStream != true {
+            throw ValidationError("files can only be given after '-' (or after \(QueryView.allCases.filter(\.worksOnStream).map(\.rawValue).joined(separator: " or ")))")
+        }
         if threshold != nil && chosenView != .duplicates { throw ValidationError("--threshold applies to duplicates only") }
         if let threshold, !(0 ... 32).contains(threshold) { throw ValidationError("--threshold is a number of bits from 0 to 32") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
@@ -198,9 +212,9 @@ extension QueryCommand {
     /// `duplicates`: image records (from the catalog, or a stream) grouped by pHash distance.
     private func duplicates(filters: [FieldFilter], keys: [SortKey], projection: [[String]]?, out: RecordOutput) throws -> Int {
         var images: [JSONObject] = []
-        if view == "-" {
+        if readsStream {
             let filter = StreamFilter(filters: filters + [try FieldFilter.parse("type=image")], sort: [], limit: nil, fields: nil)
-            for file in files.dropFirst().isEmpty ? ["-"] : Array(files.dropFirst()) {
+            for file in streamFiles {
                 try filter.collect(LineReader(path: file)) { images.append($0) }
             }
         } else {
