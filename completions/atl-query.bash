@@ -163,9 +163,9 @@ _atl-query() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--expand --line-buffered --version -h --help)
+    local -a non_repeating_flags=(--expand --compare --line-buffered --version -h --help)
     local -a repeating_options=(--where --sort)
-    local -a non_repeating_options=(--limit --fields --by --not-worn-days --threshold --capacity-kg --date --db)
+    local -a non_repeating_options=(--limit --fields --by --not-worn-days --since --until --threshold --capacity-kg --date --db)
     __atl-query_offer_flags_options -1
 
     # Offer option value completions
@@ -183,10 +183,16 @@ _atl-query() {
         return
         ;;
     '--by')
-        __atl-query_add_completions -W 'category'$'\n''subcategory'$'\n''brand'$'\n''season'$'\n''style'$'\n''color'$'\n''state'
+        __atl-query_add_completions -W 'category'$'\n''subcategory'$'\n''brand'$'\n''season'$'\n''style'$'\n''color'$'\n''state'$'\n''garment'$'\n''month'$'\n''weekday'
         return
         ;;
     '--not-worn-days')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--until')
         return
         ;;
     '--threshold')

@@ -3,11 +3,17 @@ import Foundation
 import GRDB
 
 /// Wardrobe statistics grouped by one dimension: counts, value, wears, cost per wear, the most
-/// and least worn garment, and what has not been worn lately. Computed in SQL so it stays fast
-/// on a large catalog.
+/// and least worn garment, and what has not been worn lately; over the garments' whole lives, or
+/// over a window of the wear log (`window`). Computed in SQL so it stays fast on a large catalog.
 public struct WardrobeStats {
     public enum Dimension: String, CaseIterable, Sendable {
         case category, subcategory, brand, season, style, color, state
+        /// One group per garment, with its versatility and days since it was last worn.
+        case garment
+        /// The wear log by month, with what was bought each month.
+        case month
+        /// The wear log by day of the week.
+        case weekday
 
         /// The grouping expression over `garments AS g` (and `s`, the season list, for seasons).
         var keySQL: String {
@@ -19,6 +25,7 @@ public struct WardrobeStats {
             case .style: return "g.style"
             case .color: return "coalesce(g.color_name, g.color)"
             case .state: return "g.state"
+            case .garment, .month, .weekday: return "g.id"
             }
         }
 
@@ -33,23 +40,45 @@ public struct WardrobeStats {
     public var today: Int
     /// Only garments meeting these conditions are counted (`atl-query stats --where …`).
     public var filters: [FieldFilter]
+    /// The days of the wear log counted (`--since`, `--until`); nil for each garment's whole
+    /// `wearCount`. With a window, "not worn" is judged on its last day.
+    public var window: ClosedRange<Int>?
 
-    public init(by dimension: Dimension, notWornDays: Int = 90, today: Int = ISODate.today(), filters: [FieldFilter] = []) {
+    public init(by dimension: Dimension, notWornDays: Int = 90, today: Int = ISODate.today(), filters: [FieldFilter] = [], window: ClosedRange<Int>? = nil) {
         self.dimension = dimension
         self.notWornDays = notWornDays
         self.today = today
         self.filters = filters
+        self.window = window
+    }
+
+    /// A garment's wears, and the last day it was worn, as the window counts them (SQL over
+    /// `garments AS g`; the days are `ISODate` text, so they are safe to write in).
+    private var wearsSQL: String {
+        guard let window else { return "g.wear_count" }
+        return "(SELECT count(*) FROM wear_log w WHERE w.garment_id = g.id AND w.date BETWEEN '\(ISODate.formatDay(window.lowerBound))' AND '\(ISODate.formatDay(window.upperBound))')"
+    }
+
+    private var lastWornSQL: String {
+        guard let window else { return "g.last_worn_on" }
+        return "(SELECT max(w.date) FROM wear_log w WHERE w.garment_id = g.id AND w.date <= '\(ISODate.formatDay(window.upperBound))')"
     }
 
     /// One `stats` record per group, largest first, then the total over all garments counted.
     /// Warnings about the conditions (an unknown field) go to `warn`.
     public func compute(_ reader: CatalogReader, warn: (String) -> Void = { _ in }) throws -> [JSONObject] {
         let db = reader.db
-        let cutoff = ISODate.formatDay(today - notWornDays)
+        let asOf = window?.upperBound ?? today
+        let cutoff = ISODate.formatDay(asOf - notWornDays)
         let selection = try reader.garmentSelection(filters)
         selection.warnings.forEach(warn)
-        let keyed = "SELECT g.id, g.name, g.wear_count, g.last_worn_on, g.price_amount, g.price_currency, \(dimension.keySQL) AS key FROM \(dimension.from) WHERE \(selection.sql)"
-        let all = "SELECT g.id, g.name, g.wear_count, g.last_worn_on, g.price_amount, g.price_currency, NULL AS key FROM garments AS g WHERE \(selection.sql)"
+        if dimension == .month || dimension == .weekday { return try timeline(db, selection: selection) }
+        let columns = "g.id, g.name, \(wearsSQL) AS wear_count, \(lastWornSQL) AS last_worn_on, g.price_amount, g.price_currency"
+        let keyed = "SELECT \(columns), \(dimension.keySQL) AS key FROM \(dimension.from) WHERE \(selection.sql)"
+        let all = "SELECT \(columns), NULL AS key FROM garments AS g WHERE \(selection.sql)"
+        let outfitsOf = dimension == .garment
+            ? Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT garment_id, count(*) AS n FROM outfit_garments GROUP BY garment_id").map { ($0["garment_id"] as String, $0["n"] as Int64) })
+            : [:]
         var out: [JSONObject] = []
         for (source, isTotal) in [(keyed, false), (all, true)] {
             let groups = try Row.fetchAll(db, sql: """
@@ -86,8 +115,19 @@ public struct WardrobeStats {
                 var record = JSONObject()
                 record["type"] = "stats"
                 record["by"] = .string(dimension.rawValue)
-                record["group"] = isTotal ? "all" : .string(key ?? "(none)")
-                if isTotal { record["total"] = true }
+                if isTotal {
+                    record["group"] = "all"
+                    record["total"] = true
+                } else if dimension == .garment, let id = key {
+                    record["group"] = most[key].map { .string($0["name"]) } ?? .string(id)
+                    record["garment"] = .string(id)
+                } else {
+                    record["group"] = .string(key ?? "(none)")
+                }
+                if let window {
+                    record["since"] = .string(ISODate.formatDay(window.lowerBound))
+                    record["until"] = .string(ISODate.formatDay(window.upperBound))
+                }
                 record["garments"] = .int(group["n"])
                 let wears: Int64 = group["wears"] ?? 0
                 record["wears"] = .int(wears)
@@ -102,10 +142,22 @@ public struct WardrobeStats {
                 }
                 record["value"] = .object(value)
                 record["costPerWear"] = .object(costPerWear)
-                if let row = most[key] { record["mostWorn"] = Self.summary(row) }
-                if let row = least[key] { record["leastWorn"] = Self.summary(row) }
+                if dimension == .garment && !isTotal, let id = key {
+                    // A group of one: what the garment itself says, not its own most and least worn.
+                    record["versatility"] = .int(outfitsOf[id] ?? 0)
+                    if let last = most[key]?["last_worn_on"] as String?, let day = ISODate.parseDay(last) {
+                        record["lastWornOn"] = .string(last)
+                        record["daysSinceWorn"] = .int(Int64(asOf - day))
+                    }
+                } else {
+                    if let row = most[key] { record["mostWorn"] = Self.summary(row) }
+                    if let row = least[key] { record["leastWorn"] = Self.summary(row) }
+                }
                 let examples = stale.filter { ($0["key"] as String?) == key }.map { Self.summary($0) }
                 record["notWorn"] = ["days": .int(Int64(notWornDays)), "count": .int(group["unworn"]), "longest": .array(examples)]
+                if isTotal {
+                    for (field, value) in try summary(db, counted: all, arguments: selection.arguments, asOf: asOf) { record[field] = value }
+                }
                 out.append(record)
             }
         }

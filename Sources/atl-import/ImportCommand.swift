@@ -35,7 +35,7 @@ public struct ImportCommand: ParsableCommand {
             EXAMPLES
               atl-import --sample
               echo '{"type":"garment","name":"Navy Blazer","category":"outerwear","brand":"Suitsupply"}' | atl-import
-              atl-query garments --where 'name~Blazer' | jq -c '{type: "wear", garment: .id, date: "2026-11-21"}' | atl-import
+              atl-query garments --where 'name~Blazer' | jq -c '{type: "wear", garment: .id}' | atl-import
               atl-query garments --where brand=Suitsupply | jq -c '{type, id, state: "toWash"}' | atl-import
               atl-query laundry-plan | atl-import
               atl-query laundry --where status=planned --limit 1 --fields id | jq -c '. + {status: "washing"}' | atl-import

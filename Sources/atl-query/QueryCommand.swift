@@ -37,7 +37,14 @@ public struct QueryCommand: ParsableCommand {
             'stats' prints one record per group of garments (--by category, brand, season, …) with \
             counts, value, wears, cost per wear, the most and least worn and what has not been worn \
             for --not-worn-days, then a total. There --where picks the garments counted, and --sort, \
-            --limit and --fields shape the groups.
+            --limit and --fields shape the groups. --by garment gives one record per garment, with \
+            its versatility (the outfits it is in) and the days since it was last worn; --by month \
+            and --by weekday give the wear log over time (and by month, what was bought). --since \
+            counts the wear log's entries in a window instead of each garment's lifetime wearCount: \
+            30d is the 30 days ending on --until (today unless given), a day is the first day \
+            counted; --compare sets each group beside the window of the same length before. The \
+            total also says how evenly the wardrobe is worn (rotation: the Gini coefficient of \
+            wears, the share worn) and the wear log's current and longest streaks.
 
             EXAMPLES
               atl-query garments --where 'season has winter' --where category=outerwear --sort -wearCount
@@ -45,6 +52,9 @@ public struct QueryCommand: ParsableCommand {
               atl-query outfits --expand --limit 1
               atl-query stats --by category
               atl-query stats --by brand --where category=top --sort -wears --limit 5
+              atl-query stats --by garment --since 30d --sort wears --limit 5 --fields group,wears,daysSinceWorn
+              atl-query stats --since 30d --compare --fields group,wears,wearsChange,rotation
+              atl-query stats --by weekday --since 90d --fields group,wears,outfits
               atl-query wear --where 'date>=2026-11-01'
               atl-query garments --where readyToWash=true --fields name,wearsSinceWash,lastWashedOn
               atl-query laundry-plan --fields bin,program,temperature,garments,name,reason
@@ -83,6 +93,15 @@ public struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For stats: a garment not worn for this many days counts as unworn.", valueName: "days"))
     var notWornDays: Int = 90
 
+    @Option(name: .long, help: ArgumentHelp("For stats: count the wears of the last N days (30d, 12w, 6m, 1y) or since a day (2026-11-01, today-30d), from the wear log.", valueName: "window"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp("For stats with --since: the last day counted (default today).", valueName: "day"))
+    var until: String?
+
+    @Flag(name: .long, help: "For stats with --since: set each group beside the window of the same length just before.")
+    var compare = false
+
     @Option(name: .long, help: ArgumentHelp("For duplicates: the most pHash bits two photos may differ in (default 8).", valueName: "bits"))
     var threshold: Int?
 
@@ -116,6 +135,28 @@ public struct QueryCommand: ParsableCommand {
         return inputs.isEmpty ? ["-"] : inputs
     }
 
+    /// The days --since and --until name: `30d` is the 30 days ending on --until (today by
+    /// default); a day (or `today-30d`) is the first day counted.
+    func statsWindow() throws -> ClosedRange<Int>? {
+        guard let since else { return nil }
+        let today = ISODate.today()
+        guard let last = try until.map({ try ISODate.resolveDay($0, today: today) }) ?? today else {
+            throw ValidationError("--until must be a day like 2026-11-30 or today-7d; got \"\(until ?? "")\"")
+        }
+        let first: Int
+        if let count = Int(since.dropLast()), count > 0, let unit = since.last, "dwmy".contains(unit) {
+            guard let start = try ISODate.resolveDay("today-\(since)", today: last) else { throw ValidationError("--since \(since) is not a window") }
+            first = start + 1
+            _ = count
+        } else if let day = try ISODate.resolveDay(since, today: today) {
+            first = day
+        } else {
+            throw ValidationError("--since must be a window like 30d, 12w, 6m or 1y, or a day like 2026-11-01; got \"\(since)\"")
+        }
+        guard first <= last else { throw ValidationError("--since \(ISODate.formatDay(first)) is after --until \(ISODate.formatDay(last))") }
+        return first ... last
+    }
+
     /// The day --date names (validated), else today.
     private var day: Int {
         let today = ISODate.today()
@@ -138,6 +179,10 @@ public struct QueryCommand: ParsableCommand {
             throw ValidationError("--capacity-kg applies to laundry-plan only")
         }
         if !(capacityKg > 0 && capacityKg <= 100) { throw ValidationError("--capacity-kg must be more than 0 and at most 100") }
+        if (since != nil || until != nil) && chosenView != .stats { throw ValidationError("--since and --until apply to stats only") }
+        if until != nil && since == nil { throw ValidationError("--until needs --since (the first day counted)") }
+        if compare && since == nil { throw ValidationError("--compare needs --since (the window to compare with the one before)") }
+        if since != nil { _ = try statsWindow() }
         if date != nil && chosenView != .laundryPlan && chosenView != .garments {
             throw ValidationError("--date applies to laundry-plan and garments only")
         }
@@ -183,7 +228,8 @@ public struct QueryCommand: ParsableCommand {
             if chosenView == .stats {
                 // --where picks the garments counted; --sort, --limit and --fields shape the groups.
                 // The total stays last, whatever the order of the groups.
-                var groups = try WardrobeStats(by: by, notWornDays: notWornDays, filters: filters).compute(reader, warn: Diagnostics.warn)
+                let stats = WardrobeStats(by: by, notWornDays: notWornDays, filters: filters, window: try statsWindow())
+                var groups = try compare ? stats.compared(reader, warn: Diagnostics.warn) : stats.compute(reader, warn: Diagnostics.warn)
                 let total = groups.popLast()
                 if !keys.isEmpty { sortRecords(&groups, by: keys) }
                 for record in groups.prefix(limit ?? groups.count) + (total.map { [$0] } ?? []) {
