@@ -163,7 +163,7 @@ _atl-query() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--expand --compare --line-buffered --version -h --help)
+    local -a non_repeating_flags=(--expand --available --compare --line-buffered --version -h --help)
     local -a repeating_options=(--where --sort)
     local -a non_repeating_options=(--limit --fields --by --not-worn-days --since --until --threshold --capacity-kg --date --db)
     __atl-query_offer_flags_options -1

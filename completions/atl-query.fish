@@ -20,7 +20,7 @@ function __atl-query_parse_tokens -S
     set -l unparsed_tokens (__atl-query_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-query'
-        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'by=' 'not-worn-days=' 'since=' 'until=' 'compare' 'threshold=' 'capacity-kg=' 'date=' 'db=' 'line-buffered' 'version' 'h/help'
+        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'available' 'by=' 'not-worn-days=' 'since=' 'until=' 'compare' 'threshold=' 'capacity-kg=' 'date=' 'db=' 'line-buffered' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-query_parse_subcommand -r 1 'version'
@@ -84,6 +84,7 @@ complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_op
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" limit' -l 'limit' -d 'Print at most this many records.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" fields' -l 'fields' -d 'Keep only these fields (comma-separated, dotted paths allowed); \'type\' is always kept.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" expand' -l 'expand' -d 'For outfits: inline each garment\'s record in place of its id.'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" available' -l 'available' -d 'For outfits: only those whose garments are all at home and clean (available, not ready to wash).'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" by' -l 'by' -d 'For stats: what to group garments by.' -rfka 'category subcategory brand season style color state garment month weekday'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" not-worn-days' -l 'not-worn-days' -d 'For stats: a garment not worn for this many days counts as unworn.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" since' -l 'since' -d 'For stats: count the wears of the last N days (30d, 12w, 6m, 1y) or since a day (2026-11-01, today-30d), from the wear log.' -rfka ''
@@ -91,7 +92,7 @@ complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_op
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" compare' -l 'compare' -d 'For stats with --since: set each group beside the window of the same length just before.'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" threshold' -l 'threshold' -d 'For duplicates: the most pHash bits two photos may differ in (default 8).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" capacity-kg' -l 'capacity-kg' -d 'For laundry-plan: the washing machine\'s capacity in kilograms of dry laundry.' -rfka ''
-complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" date' -l 'date' -d 'For laundry-plan and readyToWash: the day to judge on, YYYY-MM-DD or today+1d (default today).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" date' -l 'date' -d 'For laundry-plan, readyToWash and outfits --available: the day to judge on, YYYY-MM-DD or today+1d (default today).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" db' -l 'db' -d 'The catalog file (default: $ATELIER_DB, else $XDG_DATA_HOME/atelier/catalog.sqlite).' -rfa '(set -l exts \'sqlite\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" version' -l 'version' -d 'Show the version.'

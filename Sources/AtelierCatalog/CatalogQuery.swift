@@ -9,10 +9,13 @@ public struct CatalogQuery: Sendable {
     /// For outfits: inline each garment record in place of its id.
     public var expand: Bool
     /// Add the computed fields (`RecordSchema.computed`) to every record, also when no
-    /// condition or sort key names them (they are added whenever one does).
+    /// condition or sort key names them (they are added whenever one does, and an outfit's
+    /// always are).
     public var computedFields: Bool
     /// The day computed fields are worked out for (a garment's `readyToWash`).
     public var today: Int
+    /// For outfits: only those whose garments are all at home and clean on `today`.
+    public var availableOnly = false
 
     public init(type: String, filters: [FieldFilter] = [], sort: [SortKey] = [], limit: Int? = nil, expand: Bool = false,
                 computedFields: Bool = false, today: Int = ISODate.today()) {

@@ -25,7 +25,8 @@ public final class CatalogReader {
         let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
         let streaming = plan.residualSort.isEmpty
         let schema = table.schema
-        let computes = !schema.computed.isEmpty && (query.computedFields
+        // An outfit's computed fields are part of it; a garment's readyToWash only when asked for.
+        let computes = !schema.computed.isEmpty && (query.computedFields || query.type == "outfit"
             || query.filters.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) }
             || query.sort.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) })
         var kept: [JSONObject] = []
@@ -33,7 +34,9 @@ public final class CatalogReader {
         while let row = try cursor.next() {
             var record = table.record(from: row)
             if query.type == "image" && resolvesStorePaths { record = store.resolving(record) }
-            if computes { ComputedFields.add(to: &record, type: query.type, today: query.today) }
+            if query.availableOnly, query.type == "outfit", case .string(let id)? = record["id"],
+               try !ComputedFields.outfitIsAvailable(id, today: query.today, db: db) { continue }
+            if computes { try ComputedFields.add(to: &record, type: query.type, today: query.today, db: db) }
             if !plan.residualFilters.allSatisfy({ $0.matches(record) }) { continue }
             if query.expand { record = try expandOutfit(record) }
             if streaming {

@@ -190,5 +190,13 @@ package enum CatalogSchema {
         ALTER TABLE laundry ADD COLUMN prior_states TEXT;
         CREATE INDEX laundry_status ON laundry(status);
         """,
+        // 4: an outfit's tags become a field of their own (they were kept among its unknown
+        //    fields, where a list of them is moved from).
+        """
+        ALTER TABLE outfits ADD COLUMN tags TEXT;
+        UPDATE outfits SET tags = json_extract(extra, '$.tags'),
+            extra = CASE json_remove(extra, '$.tags') WHEN '{}' THEN NULL ELSE json_remove(extra, '$.tags') END
+        WHERE json_type(extra, '$.tags') = 'array';
+        """,
     ]
 }

@@ -52,7 +52,7 @@ struct QueryPlan {
         conditionArguments = arguments
         if let condition { sql += " WHERE " + condition }
         sql += " ORDER BY " + orderTerms.joined(separator: ", ")
-        if residualFilters.isEmpty && residualSort.isEmpty, let limit = query.limit {
+        if residualFilters.isEmpty && residualSort.isEmpty && !query.availableOnly, let limit = query.limit {
             sql += " LIMIT \(limit)"
             residualLimit = nil
         } else {

@@ -174,4 +174,10 @@ public struct WardrobeStats {
     }
 
     static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
+    /// An amount of money as records write it: to the cent, and whole amounts as integers.
+    static func money(_ x: Double) -> JSONValue {
+        let cents = round2(x)
+        return cents == cents.rounded() && abs(cents) < 1e15 ? .int(Int64(cents)) : .double(cents)
+    }
 }

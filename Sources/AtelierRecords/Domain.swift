@@ -65,6 +65,7 @@ public enum Domain {
     public static let state = Vocabulary("state", ["available", "toWash", "washing", "atLaundry", "onLoan", "underRepair", "drying"], aliases: ["dirty": "toWash", "loaned": "onLoan"])
     public static let fabric = Vocabulary("fabric", fabrics.map(\.name), aliases: ["spandex": "elastane", "lycra": "elastane", "polyamide": "nylon", "rayon": "viscose", "tencel": "lyocell"])
     public static let colorGroup = Vocabulary("colour group", ["whites", "darks", "pastels", "vibrant"])
+    public static let colourTone = Vocabulary("colour tone", ["warm", "cool", "neutral"])
     public static let laundryBin = Vocabulary("laundry bin", [
         "whites", "whitesDelicate", "darks", "darksDelicate", "pastels", "pastelsDelicate",
         "vibrant", "vibrantDelicate", "denim", "activewear", "woolAndCashmere", "professional",

@@ -33,8 +33,8 @@ public enum Schemas {
         FieldSpec("updatedAt", .instant, column: "updated_at"),
     ])
 
-    public static let outfit = RecordSchema(type: "outfit", idPrefix: "o", required: ["name"],
-                                               aliases: ["season": "seasons", "garment": "garments", "occasion": "occasions"], fields: [
+    public static let outfit = RecordSchema(type: "outfit", idPrefix: "o", required: ["name"], computed: ["tone", "value"],
+                                               aliases: ["season": "seasons", "garment": "garments", "occasion": "occasions", "tag": "tags"], fields: [
         FieldSpec("id", .id(prefix: "o"), column: "id"),
         FieldSpec("name", .text, column: "name"),
         // Kept in the outfit_garments table, in order, with foreign keys to garments.
@@ -42,9 +42,13 @@ public enum Schemas {
         FieldSpec("seasons", .words(Domain.season), column: "seasons"),
         FieldSpec("occasions", .texts, column: "occasions"),
         FieldSpec("favorite", .bool, column: "favorite"),
+        FieldSpec("tags", .texts, column: "tags"),
         FieldSpec("notes", .text, column: "notes"),
         FieldSpec("wearCount", .integer(minimum: 0), column: "wear_count"),
         FieldSpec("lastWornOn", .day, column: "last_worn_on"),
+        // Computed from its garments when read from the catalog, never stored.
+        FieldSpec("tone", .word(Domain.colourTone)),
+        FieldSpec("value", .object),
         FieldSpec("createdAt", .instant, column: "created_at"),
         FieldSpec("updatedAt", .instant, column: "updated_at"),
     ])

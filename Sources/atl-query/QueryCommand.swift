@@ -50,6 +50,7 @@ public struct QueryCommand: ParsableCommand {
               atl-query garments --where 'season has winter' --where category=outerwear --sort -wearCount
               atl-query garments --where 'lastWornOn<today-60d' --fields id,name,lastWornOn
               atl-query outfits --expand --limit 1
+              atl-query outfits --available --fields name,tone,value
               atl-query stats --by category
               atl-query stats --by brand --where category=top --sort -wears --limit 5
               atl-query stats --by garment --since 30d --sort wears --limit 5 --fields group,wears,daysSinceWorn
@@ -87,6 +88,9 @@ public struct QueryCommand: ParsableCommand {
     @Flag(name: .long, help: "For outfits: inline each garment's record in place of its id.")
     var expand = false
 
+    @Flag(name: .long, help: "For outfits: only those whose garments are all at home and clean (available, not ready to wash).")
+    var available = false
+
     @Option(name: .long, help: ArgumentHelp("For stats: what to group garments by.", valueName: "dimension"))
     var by: WardrobeStats.Dimension = .category
 
@@ -108,7 +112,7 @@ public struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For laundry-plan: the washing machine's capacity in kilograms of dry laundry.", valueName: "kg"))
     var capacityKg: Double = LaundryPlanner.defaultCapacityKilograms
 
-    @Option(name: .long, help: ArgumentHelp("For laundry-plan and readyToWash: the day to judge on, YYYY-MM-DD or today+1d (default today).", valueName: "day"))
+    @Option(name: .long, help: ArgumentHelp("For laundry-plan, readyToWash and outfits --available: the day to judge on, YYYY-MM-DD or today+1d (default today).", valueName: "day"))
     var date: String?
 
     @OptionGroup var catalog: CatalogOptions
@@ -175,6 +179,7 @@ public struct QueryCommand: ParsableCommand {
         if let threshold, !(0 ... 32).contains(threshold) { throw ValidationError("--threshold is a number of bits from 0 to 32") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if expand && chosenView != .outfits { throw ValidationError("--expand applies to outfits only") }
+        if available && (chosenView != .outfits || view == "-") { throw ValidationError("--available applies to outfits in the catalog only") }
         if capacityKg != LaundryPlanner.defaultCapacityKilograms && chosenView != .laundryPlan {
             throw ValidationError("--capacity-kg applies to laundry-plan only")
         }
@@ -183,8 +188,8 @@ public struct QueryCommand: ParsableCommand {
         if until != nil && since == nil { throw ValidationError("--until needs --since (the first day counted)") }
         if compare && since == nil { throw ValidationError("--compare needs --since (the window to compare with the one before)") }
         if since != nil { _ = try statsWindow() }
-        if date != nil && chosenView != .laundryPlan && chosenView != .garments {
-            throw ValidationError("--date applies to laundry-plan and garments only")
+        if date != nil && chosenView != .laundryPlan && chosenView != .garments && chosenView != .outfits {
+            throw ValidationError("--date applies to laundry-plan, garments and outfits only")
         }
         if let date, (try? ISODate.resolveDay(date, today: ISODate.today())) ?? nil == nil {
             throw ValidationError("--date must be a day like 2026-12-01, today or today+3d; got \"\(date)\"")
@@ -240,8 +245,9 @@ public struct QueryCommand: ParsableCommand {
             // validate() lets only views through, and stats and duplicates are answered above.
             guard let type = chosenView?.recordType else { return }
             let computed = projection?.contains { Schemas.garment.computed.contains($0[0]) } ?? false
-            let query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand,
+            var query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand,
                                      computedFields: computed, today: day)
+            query.availableOnly = available
             let warnings = try reader.run(query) { record in
                 try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
             }

@@ -84,7 +84,10 @@ final class CatalogTests: XCTestCase {
                 try reader.run(CatalogQuery(type: type, filters: [FieldFilter.parse("id=\(id)")])) { found = $0 }
                 return found
             }
-            XCTAssertEqual(output, listed, JSONWriter.string(.object(output)))
+            // What is worked out as records are read (an outfit's tone and value) is not stored.
+            var stored = listed
+            for field in Schemas.byType[type]!.computed { stored?[field] = nil }
+            XCTAssertEqual(output, stored, JSONWriter.string(.object(output)))
         }
     }
 
