@@ -107,23 +107,7 @@ mkdir -p "$OUT"
 # ---------------------------------------------------------------------------------------------
 TIMEFILE=$WORK/time.txt
 
-# timed OUTFILE CMD… : runs CMD once with stdout to OUTFILE; sets T (s) and M (KB). A failing
-# command stops the benchmark; atl-query's exit 1 ("nothing matched", like grep) is not a failure.
-timed() {
-    local outfile=$1; shift
-    local status=0 allowed=0
-    [[ ${1##*/} == atl-query ]] && allowed=1
-    /usr/bin/time -f '%e %M' -o "$TIMEFILE" "$@" > "$outfile" 2> "$WORK/stderr.txt" || status=$?
-    if ((status > allowed)); then
-        say "command failed (exit $status): $*"
-        sed 's/^/    /' "$WORK/stderr.txt" >&2
-        exit 1
-    fi
-    read -r T M < <(tail -n 1 "$TIMEFILE")
-}
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-maximum() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+# timed, median and maximum: lib.sh.
 
 # pair RUNS ATL_OUT PEER_OUT -- ATL_CMD… -- PEER_CMD… : alternates the two commands RUNS times;
 # sets ATL_T ATL_M PEER_T PEER_M (median seconds, max MB).

@@ -188,30 +188,14 @@ bytes=$(stat -c %s "$NDJSON")
 # ---------------------------------------------------------------------------------------------
 TIMEFILE=$WORK/time.txt
 
-# timed INFILE OUTFILE CMD… : runs CMD once, stdin from INFILE, stdout to OUTFILE; sets T (s) and
-# M (KB). A failing command stops the benchmark; atl-query's exit 1 ("nothing matched") does not.
-timed() {
-    local infile=$1 outfile=$2; shift 2
-    local status=0 allowed=0
-    [[ ${1##*/} == atl-query ]] && allowed=1
-    /usr/bin/time -f '%e %M' -o "$TIMEFILE" "$@" < "$infile" > "$outfile" 2> "$WORK/stderr.txt" || status=$?
-    if ((status > allowed)); then
-        say "command failed (exit $status): $*"
-        sed 's/^/    /' "$WORK/stderr.txt" >&2
-        exit 1
-    fi
-    read -r T M < <(tail -n 1 "$TIMEFILE")
-}
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-maximum() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+# timed, median and maximum: lib.sh.
 
 # measure RUNS INFILE OUTFILE CMD… : sets MT (median s) and MM (largest peak RSS, MB)
 measure() {
     local runs=$1 infile=$2 outfile=$3; shift 3
     local ts=() ms=() i
     for ((i = 1; i <= runs; i++)); do
-        timed "$infile" "$outfile" "$@"; ts+=("$T"); ms+=("$M")
+        timed -i "$infile" "$outfile" "$@"; ts+=("$T"); ms+=("$M")
     done
     MT=$(median "${ts[@]}")
     MM=$(awk -v k="$(maximum "${ms[@]}")" 'BEGIN { printf "%.1f", k / 1024 }')
@@ -246,7 +230,7 @@ say "$N garments, $(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1048576 }') Mi
 # I: import
 say "I: atl-import into a fresh catalog"
 fresh_catalog
-timed "$NDJSON" /dev/null "$ATL_BIN/atl-import"
+timed -i "$NDJSON" /dev/null "$ATL_BIN/atl-import"
 IMPORT_T=$T IMPORT_M=$(awk -v k="$M" 'BEGIN { printf "%.1f", k / 1024 }')
 CATALOG_MB=$(du -m "$CATALOG" | cut -f1)
 say "    ${IMPORT_T}s ${IMPORT_M}MB"
@@ -317,7 +301,7 @@ for size in $(printf '%s\n' $SCALES | sort -n); do
     ready=$(( $(in_loads "$OUT/plan-$size.ndjson") + $(unplaced_of "$OUT/plan-$size.ndjson") ))
     SCALE_READY[$size]=$ready
     # the reference on the same input, once: what holding the ready garments needs at this size
-    timed "$file" /dev/null "$PYTHON" "$REFERENCE" --date "$DAY" --capacity-kg "$CAPACITY_KG"
+    timed -i "$file" /dev/null "$PYTHON" "$REFERENCE" --date "$DAY" --capacity-kg "$CAPACITY_KG"
     ref_mb=$(awk -v k="$M" 'BEGIN { printf "%.1f", k / 1024 }')
     row "M·$size" "stream plan of $size garments" "${SCALE_T[$size]}" "${SCALE_M[$size]}" "$ready ready" "reference: $(printf '%.2f' "$T") s, $ref_mb MB" "—" "—"
     say "    $size: ${SCALE_T[$size]}s ${SCALE_M[$size]}MB ($ready ready); reference ${T}s ${ref_mb}MB"

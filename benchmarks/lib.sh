@@ -17,3 +17,26 @@ install_debian() {
         die "missing $*; install them (Debian: sudo apt-get install -y $*)"
     fi
 }
+
+# median N…, maximum N…: of the numbers given.
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+maximum() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+
+# timed [-i INFILE] OUTFILE CMD… : runs CMD once, stdin from INFILE (else the script's), stdout to
+# OUTFILE, stderr to $WORK/stderr.txt; sets T (s) and M (peak RSS, KB) from /usr/bin/time, which
+# writes to $TIMEFILE. A failing command stops the benchmark; atl-query's exit 1 ("nothing
+# matched", like grep) is not a failure.
+timed() {
+    local infile=/dev/stdin
+    if [[ $1 == -i ]]; then infile=$2; shift 2; fi
+    local outfile=$1; shift
+    local status=0 allowed=0
+    [[ ${1##*/} == atl-query ]] && allowed=1
+    /usr/bin/time -f '%e %M' -o "$TIMEFILE" "$@" < "$infile" > "$outfile" 2> "$WORK/stderr.txt" || status=$?
+    if ((status > allowed)); then
+        say "command failed (exit $status): $*"
+        sed 's/^/    /' "$WORK/stderr.txt" >&2
+        exit 1
+    fi
+    read -r T M < <(tail -n 1 "$TIMEFILE")
+}
