@@ -15,8 +15,9 @@ public struct QueryCommand: ParsableCommand {
             <view> is one of: \(QueryView.list). \
             With '-' instead, records are read from standard input (or the files after it) and the \
             same --where, --sort, --limit and --fields apply to them; matching lines pass through \
-            unchanged. duplicates and laundry-plan read a stream too when given files, '-' for \
-            standard input: 'atl-query laundry-plan -' is 'atl-query - laundry-plan'.
+            unchanged. duplicates, laundry-plan and stats read a stream too when given files, '-' \
+            for standard input: 'atl-query laundry-plan -' is 'atl-query - laundry-plan'; stats \
+            over a stream of garment, outfit and wear records gives what it gives on their catalog.
 
             A --where condition is FIELD OP VALUE with OP one of = != < <= > >= ~ (regular \
             expression) !~ or 'has' (list contains). Paths may be dotted (price.amount) and reach \
@@ -69,7 +70,7 @@ public struct QueryCommand: ParsableCommand {
               completion: .list(QueryView.names + ["-"]))
     var view: String
 
-    @Argument(help: ArgumentHelp("With '-', duplicates or laundry-plan: NDJSON files to read instead of the catalog ('-' for standard input).", valueName: "file"),
+    @Argument(help: ArgumentHelp("With '-', duplicates, laundry-plan or stats: NDJSON files to read instead of the catalog ('-' for standard input).", valueName: "file"),
               completion: .file(extensions: ["ndjson", "jsonl"]))
     var files: [String] = []
 
@@ -149,9 +150,9 @@ public struct QueryCommand: ParsableCommand {
         }
         let first: Int
         if let count = Int(since.dropLast()), count > 0, let unit = since.last, "dwmy".contains(unit) {
+            // The `count` units ending on --until, that day included.
             guard let start = try ISODate.resolveDay("today-\(since)", today: last) else { throw ValidationError("--since \(since) is not a window") }
             first = start + 1
-            _ = count
         } else if let day = try ISODate.resolveDay(since, today: today) {
             first = day
         } else {
@@ -219,6 +220,11 @@ public struct QueryCommand: ParsableCommand {
         if chosenView == .laundryPlan {
             return try laundryPlan(filters: filters, projection: projection, day: day, out: out)
         }
+        if chosenView == .stats && readsStream {
+            try ScratchCatalog.read(streamFiles) { reader in try stats(reader, filters: filters, keys: keys, projection: projection, out: out) }
+            try out.flush()
+            return out.count
+        }
         if view == "-" {
             let filter = StreamFilter(filters: filters, sort: keys, limit: limit, fields: projection)
             for file in files.isEmpty ? ["-"] : files {
@@ -231,15 +237,7 @@ public struct QueryCommand: ParsableCommand {
         let store = try Catalog(path: catalog.path, create: false)
         try store.read { reader in
             if chosenView == .stats {
-                // --where picks the garments counted; --sort, --limit and --fields shape the groups.
-                // The total stays last, whatever the order of the groups.
-                let stats = WardrobeStats(by: by, notWornDays: notWornDays, filters: filters, window: try statsWindow())
-                var groups = try compare ? stats.compared(reader, warn: Diagnostics.warn) : stats.compute(reader, warn: Diagnostics.warn)
-                let total = groups.popLast()
-                if !keys.isEmpty { sortRecords(&groups, by: keys) }
-                for record in groups.prefix(limit ?? groups.count) + (total.map { [$0] } ?? []) {
-                    try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
-                }
+                try stats(reader, filters: filters, keys: keys, projection: projection, out: out)
                 return
             }
             // validate() lets only views through, and stats and duplicates are answered above.
@@ -259,6 +257,21 @@ public struct QueryCommand: ParsableCommand {
 }
 
 extension WardrobeStats.Dimension: ExpressibleByArgument {}
+
+extension QueryCommand {
+    /// `stats`: the groups, then the total, from a catalog (or a scratch one filled from a stream).
+    func stats(_ reader: CatalogReader, filters: [FieldFilter], keys: [SortKey], projection: [[String]]?, out: RecordOutput) throws {
+        // --where picks the garments counted; --sort, --limit and --fields shape the groups.
+        // The total stays last, whatever the order of the groups.
+        let stats = WardrobeStats(by: by, notWornDays: notWornDays, filters: filters, window: try statsWindow())
+        var groups = try compare ? stats.compared(reader, warn: Diagnostics.warn) : stats.compute(reader, warn: Diagnostics.warn)
+        let total = groups.popLast()
+        if !keys.isEmpty { sortRecords(&groups, by: keys) }
+        for record in groups.prefix(limit ?? groups.count) + (total.map { [$0] } ?? []) {
+            try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
+        }
+    }
+}
 
 extension QueryCommand {
     /// `duplicates`: image records (from the catalog, or a stream) grouped by pHash distance.

@@ -20,7 +20,7 @@ public enum QueryView: String, CaseIterable, Sendable {
     }
 
     /// Whether the view also works over a stream, named after '-': `atl-query - duplicates`.
-    var worksOnStream: Bool { self == .duplicates || self == .laundryPlan }
+    var worksOnStream: Bool { self == .duplicates || self == .laundryPlan || self == .stats }
 
     /// Every view's name, in order.
     static var names: [String] { allCases.map(\.rawValue) }
