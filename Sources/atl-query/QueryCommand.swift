@@ -189,8 +189,8 @@ public struct QueryCommand: ParsableCommand {
         if until != nil && since == nil { throw ValidationError("--until needs --since (the first day counted)") }
         if compare && since == nil { throw ValidationError("--compare needs --since (the window to compare with the one before)") }
         if since != nil { _ = try statsWindow() }
-        if date != nil && chosenView != .laundryPlan && chosenView != .garments && chosenView != .outfits {
-            throw ValidationError("--date applies to laundry-plan, garments and outfits only")
+        if date != nil && chosenView != .laundryPlan && chosenView != .garments && chosenView != .outfits && !(view == "-" && chosenView == nil) {
+            throw ValidationError("--date applies to laundry-plan, garments, outfits and '-' (readyToWash) only")
         }
         if let date, (try? ISODate.resolveDay(date, today: ISODate.today())) ?? nil == nil {
             throw ValidationError("--date must be a day like 2026-12-01, today or today+3d; got \"\(date)\"")
@@ -226,7 +226,7 @@ public struct QueryCommand: ParsableCommand {
             return out.count
         }
         if view == "-" {
-            let filter = StreamFilter(filters: filters, sort: keys, limit: limit, fields: projection)
+            let filter = StreamFilter(filters: filters, sort: keys, limit: limit, fields: projection, today: day)
             for file in files.isEmpty ? ["-"] : files {
                 if try filter.run(LineReader(path: file), out) { break }
             }

@@ -1,11 +1,15 @@
 import AtelierCLI
 import AtelierRecords
+import AtelierWardrobe
 
 /// `atl-query -`: applies conditions, order, limit and projection to NDJSON records.
 ///
 /// Without --sort or --fields it parses only the top-level keys the conditions name (skipping,
 /// but still validating, the rest) and writes matching lines through byte for byte, which is
 /// what makes it faster than jq on large inputs.
+///
+/// A garment's computed `readyToWash` is worked out as the catalog works it out, when a
+/// condition, a sort key or --fields names it (matching lines still pass through as they are).
 final class StreamFilter {
     let filters: [FieldFilter]
     let sort: [SortKey]
@@ -14,12 +18,18 @@ final class StreamFilter {
     private let keys: JSONParser.KeySet?
     private var kept: [JSONObject] = []
     private var matched = 0
+    /// Whether garments get their computed `readyToWash`, judged on `today`.
+    private let computesReadiness: Bool
+    private let today: Int
 
-    init(filters: [FieldFilter], sort: [SortKey], limit: Int?, fields: [[String]]?) {
+    init(filters: [FieldFilter], sort: [SortKey], limit: Int?, fields: [[String]]?, today: Int = ISODate.today()) {
         self.filters = filters
         self.sort = sort
         self.limit = limit
         self.fields = fields
+        self.today = today
+        let named = filters.map { $0.path[0] } + sort.map { $0.path[0] } + (fields ?? []).map { $0[0] }
+        computesReadiness = named.contains { Schemas.garment.computed.contains(Schemas.garment.canonicalFieldName($0)) }
         let needsWholeRecord = !sort.isEmpty || fields != nil
         var needed: Set<String> = ["type"]
         for filter in filters {
@@ -28,7 +38,19 @@ final class StreamFilter {
                 needed.insert(schema.canonicalFieldName(filter.path[0]).split(separator: ".")[0].description)
             }
         }
+        if computesReadiness { needed.formUnion(["id", "state", "category", "subcategory", "wearsSinceWash", "lastWashedOn"]) }
         keys = needsWholeRecord ? nil : JSONParser.KeySet(needed)
+    }
+
+    /// A garment with its `readyToWash`, as `WashReadiness` says (the catalog's rule).
+    private func withComputedFields(_ record: JSONObject) -> JSONObject {
+        guard computesReadiness, record["type"] == "garment" else { return record }
+        var identified = record
+        if identified["id"] == nil { identified["id"] = "g_stream" }
+        guard let garment = LaundryGarment(record: identified) else { return record }
+        var out = record
+        out["readyToWash"] = .bool(garment.isReadyToWash(on: today))
+        return out
     }
 
     /// The conditions as they apply to `record`'s type (aliases resolved, enum values checked),
@@ -50,7 +72,7 @@ final class StreamFilter {
         do throws(LineReaderError<RecordsError>) {
             try reader.forEachLine { (line, number) throws(RecordsError) in
                 if done { return }
-                let record = try reader.record(line, number: number, keeping: keys)
+                let record = withComputedFields(try reader.record(line, number: number, keeping: keys))
                 let applicable: [FieldFilter]
                 do throws(RecordsError) {
                     applicable = try filters(for: record)
@@ -100,7 +122,7 @@ final class StreamFilter {
         do throws(LineReaderError<RecordsError>) {
             try reader.forEachLine { (line, number) throws(RecordsError) in
                 guard filterError == nil else { return }
-                let record = try reader.record(line, number: number)
+                let record = withComputedFields(try reader.record(line, number: number))
                 everyRecord(record)
                 do throws(RecordsError) {
                     for filter in try filters(for: record) where !filter.matches(record) { return }
