@@ -33,7 +33,7 @@ public enum Schemas {
         FieldSpec("updatedAt", .instant, column: "updated_at"),
     ])
 
-    public static let outfit = RecordSchema(type: "outfit", idPrefix: "o", required: ["name"], computed: ["tone", "value"],
+    public static let outfit = RecordSchema(type: "outfit", idPrefix: "o", required: ["name"], computed: ["tone", "value", "why"],
                                                aliases: ["season": "seasons", "garment": "garments", "occasion": "occasions", "tag": "tags"], fields: [
         FieldSpec("id", .id(prefix: "o"), column: "id"),
         FieldSpec("name", .text, column: "name"),
@@ -49,6 +49,8 @@ public enum Schemas {
         // Computed from its garments when read from the catalog, never stored.
         FieldSpec("tone", .word(Domain.colourTone)),
         FieldSpec("value", .object),
+        // On a suggestion (atl-query suggest): its score and the reasons, never stored.
+        FieldSpec("why", .object),
         FieldSpec("createdAt", .instant, column: "created_at"),
         FieldSpec("updatedAt", .instant, column: "updated_at"),
     ])

@@ -116,6 +116,33 @@ public struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For laundry-plan, readyToWash and outfits --available: the day to judge on, YYYY-MM-DD or today+1d (default today).", valueName: "day"))
     var date: String?
 
+    @Option(name: .long, help: ArgumentHelp("For suggest: the season to dress for (default: the season of --date, northern hemisphere).", valueName: "season"),
+            completion: .list(Domain.season.values))
+    var season: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("For suggest: the temperature in °C; below 10 adds outerwear and a warm layer, above 25 leaves out anything heavy.", valueName: "celsius"))
+    var temperature: Double?
+
+    @Option(name: .long, help: ArgumentHelp("For suggest: what the outfit is for: \(Occasion.all.map(\.name).joined(separator: ", ")) (sets the formality).", valueName: "occasion"),
+            completion: .list(Occasion.all.map(\.name)))
+    var occasion: String?
+
+    @Option(name: .long, help: ArgumentHelp("For suggest: only garments of this style (or of none).", valueName: "style"),
+            completion: .list(Domain.style.values))
+    var style: String?
+
+    @Option(name: .long, help: ArgumentHelp("For suggest: how many different outfits (default 1).", valueName: "n"))
+    var count: Int?
+
+    @Option(name: .long, help: ArgumentHelp("For suggest: a garment every outfit keeps (repeatable, or ids separated by commas); the rest is filled around it.", valueName: "id"))
+    var lock: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("For suggest: choose among near-equal outfits with this seed, so the same catalog and seed give the same output.", valueName: "n"))
+    var seed: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("For suggest: plan a trip of N days from --date: N outfits from as few garments as possible, then a packing record.", valueName: "n"))
+    var days: Int?
+
     @OptionGroup var catalog: CatalogOptions
     @OptionGroup var output: OutputOptions
 
@@ -163,7 +190,7 @@ public struct QueryCommand: ParsableCommand {
     }
 
     /// The day --date names (validated), else today.
-    private var day: Int {
+    var day: Int {
         let today = ISODate.today()
         return date.flatMap { (try? ISODate.resolveDay($0, today: today)) ?? nil } ?? today
     }
@@ -189,9 +216,10 @@ public struct QueryCommand: ParsableCommand {
         if until != nil && since == nil { throw ValidationError("--until needs --since (the first day counted)") }
         if compare && since == nil { throw ValidationError("--compare needs --since (the window to compare with the one before)") }
         if since != nil { _ = try statsWindow() }
-        if date != nil && chosenView != .laundryPlan && chosenView != .garments && chosenView != .outfits && !(view == "-" && chosenView == nil) {
-            throw ValidationError("--date applies to laundry-plan, garments, outfits and '-' (readyToWash) only")
+        if date != nil && chosenView != .laundryPlan && chosenView != .garments && chosenView != .outfits && chosenView != .suggest && !(view == "-" && chosenView == nil) {
+            throw ValidationError("--date applies to laundry-plan, suggest, garments, outfits and '-' (readyToWash) only")
         }
+        try validateSuggestOptions()
         if let date, (try? ISODate.resolveDay(date, today: ISODate.today())) ?? nil == nil {
             throw ValidationError("--date must be a day like 2026-12-01, today or today+3d; got \"\(date)\"")
         }
@@ -219,6 +247,9 @@ public struct QueryCommand: ParsableCommand {
         }
         if chosenView == .laundryPlan {
             return try laundryPlan(filters: filters, projection: projection, day: day, out: out)
+        }
+        if chosenView == .suggest {
+            return try suggest(filters: filters, projection: projection, day: day, out: out)
         }
         if chosenView == .stats && readsStream {
             try ScratchCatalog.read(streamFiles) { reader in try stats(reader, filters: filters, keys: keys, projection: projection, out: out) }
@@ -257,6 +288,30 @@ public struct QueryCommand: ParsableCommand {
 }
 
 extension WardrobeStats.Dimension: ExpressibleByArgument {}
+
+extension QueryCommand {
+    /// The options of `suggest`: only there, and in range.
+    func validateSuggestOptions() throws {
+        let given = [season.map { _ in "--season" }, temperature.map { _ in "--temperature" }, occasion.map { _ in "--occasion" },
+                     style.map { _ in "--style" }, count.map { _ in "--count" }, lock.isEmpty ? nil : "--lock",
+                     seed.map { _ in "--seed" }, days.map { _ in "--days" }].compactMap { $0 }
+        if let first = given.first, chosenView != .suggest { throw ValidationError("\(first) applies to suggest only") }
+        if let count, !(1 ... 100).contains(count) { throw ValidationError("--count must be from 1 to 100") }
+        if let days, !(1 ... 60).contains(days) { throw ValidationError("--days must be from 1 to 60") }
+        if count != nil && days != nil { throw ValidationError("--count and --days cannot be used together (--days plans one outfit per day)") }
+        if let temperature, !(-60 ... 60).contains(temperature) { throw ValidationError("--temperature is in degrees Celsius, from -60 to 60") }
+        do {
+            if let season { _ = try Domain.season.canonical(season) }
+            if let style { _ = try Domain.style.canonical(style) }
+            if let occasion { _ = try Occasion.named(occasion) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        for id in lock.flatMap({ $0.split(separator: ",") }) where !id.trimmingCharacters(in: .whitespaces).hasPrefix("g_") {
+            throw ValidationError("--lock takes garment ids (g_…); got \"\(id)\"")
+        }
+    }
+}
 
 extension QueryCommand {
     /// `stats`: the groups, then the total, from a catalog (or a scratch one filled from a stream).

@@ -5,6 +5,7 @@ import AtelierCLI
 public enum QueryView: String, CaseIterable, Sendable {
     case garments, outfits, wear, laundry, images, models, stats, duplicates
     case laundryPlan = "laundry-plan"
+    case suggest
 
     /// The stored record type a record view lists; nil for the views that compute their records.
     var recordType: String? {
@@ -15,12 +16,12 @@ public enum QueryView: String, CaseIterable, Sendable {
         case .laundry: return "laundry"
         case .images: return "image"
         case .models: return "model"
-        case .stats, .duplicates, .laundryPlan: return nil
+        case .stats, .duplicates, .laundryPlan, .suggest: return nil
         }
     }
 
     /// Whether the view also works over a stream, named after '-': `atl-query - duplicates`.
-    var worksOnStream: Bool { self == .duplicates || self == .laundryPlan || self == .stats }
+    var worksOnStream: Bool { self == .duplicates || self == .laundryPlan || self == .stats || self == .suggest }
 
     /// Every view's name, in order.
     static var names: [String] { allCases.map(\.rawValue) }
