@@ -60,6 +60,16 @@ public final class LineReader {
     /// Calls `body` with each non-blank line (without its `\n` or `\r\n`) and its 1-based number.
     /// The buffer is only valid during the call. Blank lines (only spaces and tabs) are allowed
     /// between records, as jq allows them; they are skipped but counted.
+    /// Blocks until the input has something to read (or has ended). A writer that reads a pipe
+    /// waits here before it locks anything, so `atl-import | jq … | atl-import` does not have
+    /// the second import hold the catalog while the first one, which feeds it, waits for it.
+    public func waitForInput() {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG else { return }
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&request, 1, -1) < 0 && errno == EINTR {}
+    }
+
     public func forEachLine<E: Error>(_ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(LineReaderError<E>) {
         try forEachRawLine { (bytes, number) throws(E) in
             var line = bytes

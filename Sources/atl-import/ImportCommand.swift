@@ -179,6 +179,7 @@ public struct ImportCommand: ParsableCommand {
         for file in inputs {
             let isCSV = format == .csv || (format == nil && file.lowercased().hasSuffix(".csv"))
             let reader = try LineReader(path: file)
+            reader.waitForInput()
             try importOne(source: reader.source, totalBytes: reader.totalBytes, bytesRead: { reader.bytesRead }) { importer in
                 if isCSV {
                     let csv = CSVRecordReader(reader: reader, defaultType: type)

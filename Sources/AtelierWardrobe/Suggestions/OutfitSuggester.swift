@@ -82,7 +82,7 @@ public struct OutfitSuggester {
     /// Why a garment cannot be suggested on the request's day, or nil when it can.
     func rejection(_ index: Int) -> String? {
         let g = garments[index]
-        if let state = g.garment.state, state != "available" { return "are \(state)" }
+        if let state = g.garment.state, state != "available" { return state == "toWash" ? "want washing" : "are \(state)" }
         if g.garment.isReadyToWash(on: request.day) { return "want washing" }
         if !g.isFor(season: request.season) { return "are not for \(request.season)" }
         let sub = g.subcategory ?? ""
