@@ -7,7 +7,7 @@ DEBUG_BIN = $(CURDIR)/.build/debug
 # The tests' Python reference readers live here, not in the machine's Python.
 TEST_PYTHON := $(CURDIR)/.build/test-python
 
-.PHONY: help deps build release demo test docs install uninstall bench bench-laundry bench-transfer bench-care bench-reconstruct train-care fuzz clean
+.PHONY: help deps build release demo test docs install uninstall bench bench-laundry bench-suggest bench-transfer bench-care bench-reconstruct train-care fuzz clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 12
@@ -60,6 +60,9 @@ bench: release ## catalog benchmarks against sqlite-utils, jq and sqlite3 (see b
 
 bench-laundry: release ## laundry planning on 100,000 garments, checked against an independent Python planner
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/laundry.sh
+
+bench-suggest: release ## outfit suggestions: 90 simulated days on four wardrobes against two baselines (see benchmarks/)
+	ATL_BIN=$(CURDIR)/.build/release benchmarks/suggest.sh
 
 bench-care: release ## care-label reading: accuracy and speed on an independently rendered test set (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/care.sh

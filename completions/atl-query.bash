@@ -164,8 +164,8 @@ _atl-query() {
 
     local -a repeating_flags=()
     local -a non_repeating_flags=(--expand --available --compare --line-buffered --version -h --help)
-    local -a repeating_options=(--where --sort)
-    local -a non_repeating_options=(--limit --fields --by --not-worn-days --since --until --threshold --capacity-kg --date --db)
+    local -a repeating_options=(--where --sort --lock)
+    local -a non_repeating_options=(--limit --fields --by --not-worn-days --since --until --threshold --capacity-kg --date --season --temperature --occasion --style --count --seed --days --db)
     __atl-query_offer_flags_options -1
 
     # Offer option value completions
@@ -204,6 +204,33 @@ _atl-query() {
     '--date')
         return
         ;;
+    '--season')
+        __atl-query_add_completions -W 'spring'$'\n''summer'$'\n''autumn'$'\n''winter'
+        return
+        ;;
+    '--temperature')
+        return
+        ;;
+    '--occasion')
+        __atl-query_add_completions -W 'casual'$'\n''work'$'\n''formal'$'\n''party'$'\n''sport'
+        return
+        ;;
+    '--style')
+        __atl-query_add_completions -W 'casual'$'\n''formal'$'\n''sporty'$'\n''elegant'$'\n''business'
+        return
+        ;;
+    '--count')
+        return
+        ;;
+    '--lock')
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--days')
+        return
+        ;;
     '--db')
         __atl-query_add_completions -o plusdirs -fX '!*.@(sqlite|db)'
         return
@@ -213,7 +240,7 @@ _atl-query() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __atl-query_add_completions -W 'garments'$'\n''outfits'$'\n''wear'$'\n''laundry'$'\n''images'$'\n''models'$'\n''stats'$'\n''duplicates'$'\n''laundry-plan'$'\n''-'
+        __atl-query_add_completions -W 'garments'$'\n''outfits'$'\n''wear'$'\n''laundry'$'\n''images'$'\n''models'$'\n''stats'$'\n''duplicates'$'\n''laundry-plan'$'\n''suggest'$'\n''-'
         return
         ;;
     *)

@@ -20,7 +20,7 @@ function __atl-query_parse_tokens -S
     set -l unparsed_tokens (__atl-query_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-query'
-        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'available' 'by=' 'not-worn-days=' 'since=' 'until=' 'compare' 'threshold=' 'capacity-kg=' 'date=' 'db=' 'line-buffered' 'version' 'h/help'
+        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'available' 'by=' 'not-worn-days=' 'since=' 'until=' 'compare' 'threshold=' 'capacity-kg=' 'date=' 'season=' 'temperature=' 'occasion=' 'style=' 'count=' 'lock=+' 'seed=' 'days=' 'db=' 'line-buffered' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-query_parse_subcommand -r 1 'version'
@@ -77,7 +77,7 @@ function __atl-query_custom_completion
 end
 
 complete -c 'atl-query' -f
-complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 1' -fka 'garments outfits wear laundry images models stats duplicates laundry-plan -'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 1' -fka 'garments outfits wear laundry images models stats duplicates laundry-plan suggest -'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -ge 2' -fa '(set -l exts \'ndjson\' \'jsonl\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'where' -d 'A condition records must meet, like \'category=top\' (repeatable).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'sort' -d 'Sort by a field, \'-field\' for descending (repeatable).' -rfka ''
@@ -93,6 +93,14 @@ complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_op
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" threshold' -l 'threshold' -d 'For duplicates: the most pHash bits two photos may differ in (default 8).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" capacity-kg' -l 'capacity-kg' -d 'For laundry-plan: the washing machine\'s capacity in kilograms of dry laundry.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" date' -l 'date' -d 'For laundry-plan, readyToWash and outfits --available: the day to judge on, YYYY-MM-DD or today+1d (default today).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" season' -l 'season' -d 'For suggest: the season to dress for (default: the season of --date, northern hemisphere).' -rfka 'spring summer autumn winter'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" temperature' -l 'temperature' -d 'For suggest: the temperature in °C; below 10 adds outerwear and a warm layer, above 25 leaves out anything heavy.' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" occasion' -l 'occasion' -d 'For suggest: what the outfit is for: casual, work, formal, party, sport (sets the formality).' -rfka 'casual work formal party sport'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" style' -l 'style' -d 'For suggest: only garments of this style (or of none).' -rfka 'casual formal sporty elegant business'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" count' -l 'count' -d 'For suggest: how many different outfits (default 1).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query"' -l 'lock' -d 'For suggest: a garment every outfit keeps (repeatable, or ids separated by commas); the rest is filled around it.' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" seed' -l 'seed' -d 'For suggest: another seed chooses otherwise among near-equal outfits (default 0: the same catalog and day give the same outfits).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" days' -l 'days' -d 'For suggest: plan a trip of N days from --date: N outfits from as few garments as possible, then a packing record.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" db' -l 'db' -d 'The catalog file (default: $ATELIER_DB, else $XDG_DATA_HOME/atelier/catalog.sqlite).' -rfa '(set -l exts \'sqlite\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" version' -l 'version' -d 'Show the version.'

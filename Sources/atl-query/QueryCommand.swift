@@ -15,8 +15,8 @@ public struct QueryCommand: ParsableCommand {
             <view> is one of: \(QueryView.list). \
             With '-' instead, records are read from standard input (or the files after it) and the \
             same --where, --sort, --limit and --fields apply to them; matching lines pass through \
-            unchanged. duplicates, laundry-plan and stats read a stream too when given files, '-' \
-            for standard input: 'atl-query laundry-plan -' is 'atl-query - laundry-plan'; stats \
+            unchanged. duplicates, laundry-plan, suggest, stats and outfits read a stream too when given \
+            files, '-' for standard input: 'atl-query laundry-plan -' is 'atl-query - laundry-plan'; stats \
             over a stream of garment, outfit and wear records gives what it gives on their catalog.
 
             A --where condition is FIELD OP VALUE with OP one of = != < <= > >= ~ (regular \
@@ -34,6 +34,20 @@ public struct QueryCommand: ParsableCommand {
             subcategory's wears-before-wash since its last wash, or worn since a wash 30 or more \
             days ago, or its state is toWash (not while drying, onLoan or underRepair); \
             'readyToWash' says so in --where and --fields of garments.
+
+            'suggest' prints outfit records for --date (default today), not stored until piped to \
+            atl-import: a top and a bottom or a one-piece, footwear, outerwear and a warm layer when \
+            cold (--temperature below 10 °C; without one, winter counts as cold), nothing heavy when \
+            hot (above 25 °C), an accessory when one is due. Only garments at home and clean, for the \
+            season (--season, else that of --date) and fit for --occasion (casual, work, formal, \
+            party, sport) or --style. Each outfit's 'why' gives its score and the parts: rotation \
+            (garments not worn for a week or more, the longer the better, the least worn of their \
+            kind first), colour harmony (OkLCh hues: neutrals, monochrome, analogous, \
+            complementary), formality agreeing, and pairs worn together before or in a favourite \
+            outfit, with reasons in words. No outfit worn in the last week comes back. --count \
+            gives different outfits, --lock keeps garments and fills the rest, --seed repeats a \
+            choice (the same catalog, day and seed give the same bytes); --days N plans a trip: N outfits from as few garments as possible, then a \
+            'packing' record listing them. --where picks the garments considered.
 
             'stats' prints one record per group of garments (--by category, brand, season, …) with \
             counts, value, wears, cost per wear, the most and least worn and what has not been worn \
@@ -63,6 +77,10 @@ public struct QueryCommand: ParsableCommand {
               atl-query laundry-plan --capacity-kg 5 | atl-import
               atl-query garments | atl-query - laundry-plan --date today+3d
               atl-query garments | atl-query - --where 'brand~^Levi'
+              atl-query suggest --season autumn --temperature 14 --occasion work --fields name,why.score,why.reasons
+              atl-query suggest --season autumn --count 3 --seed 7 --lock "$(atl-query garments --where 'name~Chinos' --fields id | jq -r .id)"
+              atl-query suggest | atl-import | jq -c '{type: "wear", outfit: .id}' | atl-import
+              atl-query suggest --days 5 --season winter --temperature 4 | jq -c 'select(.type == "packing") | .names'
             """,
         version: AtelierVersion.string)
 
@@ -70,7 +88,7 @@ public struct QueryCommand: ParsableCommand {
               completion: .list(QueryView.names + ["-"]))
     var view: String
 
-    @Argument(help: ArgumentHelp("With '-', duplicates, laundry-plan or stats: NDJSON files to read instead of the catalog ('-' for standard input).", valueName: "file"),
+    @Argument(help: ArgumentHelp("With '-', duplicates, laundry-plan, suggest or stats: NDJSON files to read instead of the catalog ('-' for standard input).", valueName: "file"),
               completion: .file(extensions: ["ndjson", "jsonl"]))
     var files: [String] = []
 
@@ -137,7 +155,7 @@ public struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("For suggest: a garment every outfit keeps (repeatable, or ids separated by commas); the rest is filled around it.", valueName: "id"))
     var lock: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("For suggest: choose among near-equal outfits with this seed, so the same catalog and seed give the same output.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("For suggest: another seed chooses otherwise among near-equal outfits (default 0: the same catalog and day give the same outfits).", valueName: "n"))
     var seed: UInt64?
 
     @Option(name: .long, help: ArgumentHelp("For suggest: plan a trip of N days from --date: N outfits from as few garments as possible, then a packing record.", valueName: "n"))
@@ -207,7 +225,7 @@ public struct QueryCommand: ParsableCommand {
         if let threshold, !(0 ... 32).contains(threshold) { throw ValidationError("--threshold is a number of bits from 0 to 32") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if expand && chosenView != .outfits { throw ValidationError("--expand applies to outfits only") }
-        if available && (chosenView != .outfits || view == "-") { throw ValidationError("--available applies to outfits in the catalog only") }
+        if available && chosenView != .outfits { throw ValidationError("--available applies to outfits only") }
         if capacityKg != LaundryPlanner.defaultCapacityKilograms && chosenView != .laundryPlan {
             throw ValidationError("--capacity-kg applies to laundry-plan only")
         }
@@ -251,6 +269,11 @@ public struct QueryCommand: ParsableCommand {
         if chosenView == .suggest {
             return try suggest(filters: filters, projection: projection, day: day, out: out)
         }
+        if chosenView == .outfits && readsStream {
+            try ScratchCatalog.read(streamFiles) { reader in try list(reader, filters: filters, keys: keys, projection: projection, out: out) }
+            try out.flush()
+            return out.count
+        }
         if chosenView == .stats && readsStream {
             try ScratchCatalog.read(streamFiles) { reader in try stats(reader, filters: filters, keys: keys, projection: projection, out: out) }
             try out.flush()
@@ -269,21 +292,26 @@ public struct QueryCommand: ParsableCommand {
         try store.read { reader in
             if chosenView == .stats {
                 try stats(reader, filters: filters, keys: keys, projection: projection, out: out)
-                return
+            } else {
+                try list(reader, filters: filters, keys: keys, projection: projection, out: out)
             }
-            // validate() lets only views through, and stats and duplicates are answered above.
-            guard let type = chosenView?.recordType else { return }
-            let computed = projection?.contains { Schemas.garment.computed.contains($0[0]) } ?? false
-            var query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand,
-                                     computedFields: computed, today: day)
-            query.availableOnly = available
-            let warnings = try reader.run(query) { record in
-                try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
-            }
-            warnings.forEach(Diagnostics.warn)
         }
         try out.flush()
         return out.count
+    }
+
+    /// A record view (garments, outfits, …) of a catalog, or of a scratch one filled from a stream.
+    private func list(_ reader: CatalogReader, filters: [FieldFilter], keys: [SortKey], projection: [[String]]?, out: RecordOutput) throws {
+        // validate() lets only views through, and the computed views are answered before.
+        guard let type = chosenView?.recordType else { return }
+        let computed = projection?.contains { Schemas.garment.computed.contains($0[0]) } ?? false
+        var query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand,
+                                 computedFields: computed, today: day)
+        query.availableOnly = available
+        let warnings = try reader.run(query) { record in
+            try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
+        }
+        warnings.forEach(Diagnostics.warn)
     }
 }
 

@@ -20,8 +20,9 @@ public enum QueryView: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the view also works over a stream, named after '-': `atl-query - duplicates`.
-    var worksOnStream: Bool { self == .duplicates || self == .laundryPlan || self == .stats || self == .suggest }
+    /// Whether the view also works over a stream, named after '-': `atl-query - duplicates`
+    /// (outfits for `--available` and the computed tone and value, which need the garments).
+    var worksOnStream: Bool { self == .duplicates || self == .laundryPlan || self == .stats || self == .suggest || self == .outfits }
 
     /// Every view's name, in order.
     static var names: [String] { allCases.map(\.rawValue) }

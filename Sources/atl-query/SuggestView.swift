@@ -45,7 +45,7 @@ extension QueryCommand {
         let locks = lock.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         return SuggestionRequest(day: day, season: try season.map { try Domain.season.canonical($0) }, temperature: temperature,
                                  occasion: occasion, style: try style.map { try Domain.style.canonical($0) },
-                                 locked: locks, count: count ?? 1, seed: seed ?? UInt64.random(in: 0 ... UInt64.max))
+                                 locked: locks, count: count ?? 1, seed: seed ?? 0)
     }
 
     /// The garments (those --where picks), the stored outfits and the last year of the wear

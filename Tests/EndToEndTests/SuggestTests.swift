@@ -47,6 +47,10 @@ final class SuggestTests: XCTestCase {
         try sh.run("{ atl-query garments; atl-query outfits; atl-query wear; } > wardrobe.ndjson")
         XCTAssertEqual(try sh.run("atl-query - suggest --seed 11 --count 3 --temperature 6 < wardrobe.ndjson").out, first.out)
         XCTAssertEqual(try sh.run("atl-query suggest wardrobe.ndjson --seed 11 --count 3 --temperature 6").out, first.out)
+        // So do outfits --available, and their tone and value.
+        let available = try sh.run("atl-query outfits --available --fields name,tone,value")
+        XCTAssertFalse(Shell.records(available).isEmpty)
+        XCTAssertEqual(try sh.run("atl-query - outfits --available --fields name,tone,value < wardrobe.ndjson").out, available.out)
         // A hot day: nothing heavy, no outerwear.
         let hot = Shell.records(try sh.run("atl-query suggest --seed 2 --temperature 29 --season summer"))
         for id in hot.first?["garments"] as? [String] ?? [] { XCTAssertNotEqual(wardrobe[id]?["category"] as? String, "outerwear") }

@@ -146,7 +146,7 @@ public struct OutfitSuggester {
             if let state = g.garment.state, state != "available", state != "toWash" {
                 throw .lockedUnavailable(id: id, name: g.name, state: state)
             }
-            if let reason = rejection(index) { warnings.append("--lock \(id): \(g.name) is kept, though its kind \(reason)") }
+            if let reason = rejection(index) { warnings.append("--lock \(id): \(g.name) is kept, though it \(Self.singular(reason))") }
             let slot = Slot(category: g.category) ?? .extra
             switch slot {
             case .top:
