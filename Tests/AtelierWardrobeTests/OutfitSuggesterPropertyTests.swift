@@ -137,6 +137,11 @@ final class OutfitSuggesterPropertyTests: XCTestCase {
                     XCTAssertTrue((0 ... 1).contains(part), context)
                 }
                 XCTAssertFalse(outfit.score.reasons.isEmpty, context)
+                // The fast score agrees with the reference definitions of its parts.
+                let colours = outfit.garments.compactMap { $0.garment.colour.map(HarmonyColour.init) }
+                XCTAssertEqual(outfit.score.harmony, ColourScheme.harmony(colours).score, accuracy: 1e-12, context)
+                let levels = outfit.garments.map { Formality.level(style: $0.garment.style, subcategory: $0.subcategory, category: $0.category) }
+                XCTAssertEqual(outfit.score.formality, Formality.agreement(levels, target: c.request.occasion?.target), accuracy: 1e-12, context)
             }
         }
         // The generator must give the checks something to check, and some empty wardrobes.

@@ -19,6 +19,9 @@ public struct OutfitSuggester {
     let levels: [Double]
     let colours: [HarmonyColour?]
     let stableHash: [UInt64]
+    /// What each pair of garments (by index, `pairKey`) scores for having been worn together:
+    /// 1 in a favourite outfit, else a third per day worn together, at most 1. Absent: 0.
+    let pairScores: [UInt64: Double]
     var pools: [Slot: [Int]] = [:]
     var locked: [Slot: [Int]] = [:]
     /// Why garments were left out, by the slot they would have filled: reason → count.
@@ -73,6 +76,13 @@ public struct OutfitSuggester {
         levels = garments.map { Formality.level(style: $0.garment.style, subcategory: $0.subcategory, category: $0.category) }
         colours = garments.map { $0.garment.colour.map(HarmonyColour.init) }
         stableHash = garments.map { Self.fnv1a($0.id) }
+        var scores: [UInt64: Double] = [:]
+        let indexByID = Dictionary(garments.indices.map { (garments[$0].id, $0) }, uniquingKeysWith: { a, _ in a })
+        history.forEachPair { a, b, days, favourite in
+            guard let i = indexByID[a], let j = indexByID[b] else { return }
+            scores[Self.pairKey(i, j)] = favourite ? 1 : min(1, Double(days) / 3)
+        }
+        pairScores = scores
         try placeLocked()
         fillPools()
     }
@@ -180,22 +190,41 @@ public struct OutfitSuggester {
 
     // MARK: scoring
 
-    /// The score of a set of pieces, without reasons.
+    /// The score of a set of pieces, without reasons. It runs for every candidate (thousands
+    /// per suggestion), so it works on indexes and allocates nothing.
     func score(_ pieces: [Int]) -> OutfitScore {
         var rotation = 0.0
-        for p in pieces { rotation += need[p].value }
-        rotation /= Double(max(1, pieces.count))
-        let harmony = ColourScheme.harmony(pieces.compactMap { colours[$0] }).score
-        let formality = Formality.agreement(pieces.map { levels[$0] }, target: request.occasion?.target)
-        var pairScore = 0.0, pairs = 0
+        var low = Double.infinity, high = -Double.infinity, distance = 0.0
+        for p in pieces {
+            rotation += need[p].value
+            low = min(low, levels[p])
+            high = max(high, levels[p])
+            if let target = request.occasion?.target { distance += abs(levels[p] - target) }
+        }
+        let count = Double(max(1, pieces.count))
+        var formality = max(0, 1 - max(0, high - low - 1) / 3)
+        if request.occasion != nil { formality = 0.5 * formality + 0.5 * max(0, 1 - distance / count / 4) }
+        var harmonyTotal = 0.0, harmonyWorst = 1.0, colourPairs = 0
+        var pairTotal = 0.0, pairs = 0
         for (i, a) in pieces.enumerated() {
             for b in pieces[(i + 1)...] {
                 pairs += 1
-                let idA = garments[a].id, idB = garments[b].id
-                pairScore += history.favouriteOutfit(with: idA, idB) != nil ? 1 : min(1, Double(history.timesTogether(idA, idB)) / 3)
+                pairTotal += pairScores[Self.pairKey(a, b)] ?? 0
+                guard let ca = colours[a], let cb = colours[b] else { continue }
+                let s = ColourScheme(ca, cb).score
+                harmonyTotal += s
+                harmonyWorst = min(harmonyWorst, s)
+                colourPairs += 1
             }
         }
-        return OutfitScore(rotation: rotation, harmony: harmony, formality: formality, pairs: pairs == 0 ? 0 : pairScore / Double(pairs))
+        let harmony = colourPairs == 0 ? 1 : 0.5 * harmonyTotal / Double(colourPairs) + 0.5 * harmonyWorst
+        return OutfitScore(rotation: rotation / count, harmony: harmony, formality: pieces.isEmpty ? 1 : formality,
+                           pairs: pairs == 0 ? 0 : pairTotal / Double(pairs))
+    }
+
+    /// The key of a pair of garment indexes, the same either way round.
+    static func pairKey(_ a: Int, _ b: Int) -> UInt64 {
+        a < b ? UInt64(a) << 32 | UInt64(b) : UInt64(b) << 32 | UInt64(a)
     }
 
     /// The seeded jitter of a set of garments: the same set and seed always get the same.

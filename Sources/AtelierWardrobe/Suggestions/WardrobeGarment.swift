@@ -87,6 +87,13 @@ public struct WearHistory: Sendable {
         }
     }
 
+    /// Every pair worn together, with the days; and every pair in a favourite outfit (count 0
+    /// when never worn together), once each.
+    func forEachPair(_ body: (String, String, _ days: Int, _ favourite: Bool) -> Void) {
+        for (pair, n) in together { body(pair.first, pair.second, n, favourite.contains(pair)) }
+        for pair in favourite where together[pair] == nil { body(pair.first, pair.second, 0, true) }
+    }
+
     /// The days two garments were worn together.
     public func timesTogether(_ a: String, _ b: String) -> Int { together[GarmentPair(a, b)] ?? 0 }
 
