@@ -22,6 +22,9 @@ step "atl-query laundry-plan | atl-export --format csv -o \$DEMO/loads.csv && cu
 atl-query laundry-plan | atl-export --format csv -o "$DEMO/loads.csv"
 cut -d, -f1-5 "$DEMO/loads.csv"
 
+step "atl-query suggest | jq -r '.name, (.why.reasons[] | \"  - \" + .)'"
+atl-query suggest | jq -r '.name, (.why.reasons[] | "  - " + .)'
+
 step "atl-query garments --where 'composition.fabric=wool' | atl-export --format csv --columns name,brand,price.amount -o \$DEMO/wool.csv"
 atl-query garments --where 'composition.fabric=wool' | atl-export --format csv --columns name,brand,price.amount -o "$DEMO/wool.csv"
 cat "$DEMO/wool.csv"

@@ -149,7 +149,9 @@ public struct ImportCommand: ParsableCommand {
             let bar = ProgressReporter(mode: progress.progress, stage: "importing \(source)", unit: "records")
             importer.onOutput = { try spool.append($0) }
             importer.onSkipped = { Diagnostics.warn("\($0.description) (skipped)") }
-            importer.onProgress = { done in
+            // Unowned: the importer keeps this closure, and a cycle would keep the catalog open
+            // to the end of the process, which then leaves the WAL unchecked and growing.
+            importer.onProgress = { [unowned importer] done in
                 guard bar.isActive else { return }
                 let read = importer.bytesDone ?? bytesRead
                 let fraction = totalBytes.flatMap { t in read.map { t > 0 ? Double($0()) / Double(t) : 1 } }

@@ -49,3 +49,25 @@ final class ColourHarmonyTests: XCTestCase {
         XCTAssertLessThan(Formality.agreement([1, 1], target: 3.6), 0.9)
     }
 }
+
+/// The rotation need: resting after a wear, ranks, the boost for the least worn.
+final class RotationNeedTests: XCTestCase {
+    func testRestThenRanksThenBoost() {
+        // Resting: a top for a week, shoes for three days.
+        XCTAssertEqual(RotationNeed(daysSinceWorn: 6, wearCount: 5, categoryMedian: 5, staleness: 1, scarcity: 1).value, 0)
+        XCTAssertEqual(RotationNeed.rest(category: "top"), 7)
+        XCTAssertEqual(RotationNeed.rest(category: "footwear"), 3)
+        let shoes = RotationNeed(daysSinceWorn: 3, wearCount: 5, categoryMedian: 5, staleness: 0, scarcity: 0, restDays: RotationNeed.rest(category: "footwear"))
+        XCTAssertEqual(shoes.value, 0.3, accuracy: 1e-12)
+        XCTAssertEqual(shoes.phrase, "not worn for 3 days")
+        // Ranks: 0.3 + 0.2 staleness + 0.3 scarcity.
+        XCTAssertEqual(RotationNeed(daysSinceWorn: 20, wearCount: 5, categoryMedian: 5, staleness: 0.5, scarcity: 0.5).value, 0.55, accuracy: 1e-12)
+        XCTAssertEqual(RotationNeed(daysSinceWorn: nil, wearCount: 5, categoryMedian: 5, staleness: 1, scarcity: 1).value, 0.8, accuracy: 1e-12)
+        // Worn under a third of the median: +0.2, at most 1.
+        let seldom = RotationNeed(daysSinceWorn: 40, wearCount: 1, categoryMedian: 9, staleness: 1, scarcity: 1)
+        XCTAssertTrue(seldom.underworn)
+        XCTAssertEqual(seldom.value, 1)
+        XCTAssertEqual(RotationNeed(daysSinceWorn: 40, wearCount: 3, categoryMedian: 9, staleness: 0, scarcity: 0).value, 0.3, accuracy: 1e-12)
+        XCTAssertEqual(RotationNeed(daysSinceWorn: 2, wearCount: 0, categoryMedian: 9, staleness: 1, scarcity: 1).phrase, "worn 2 days ago")
+    }
+}

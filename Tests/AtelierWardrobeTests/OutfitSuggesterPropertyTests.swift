@@ -109,10 +109,14 @@ final class OutfitSuggesterPropertyTests: XCTestCase {
                 XCTAssertTrue((onePieces == 1 && bottoms == 0) || (onePieces == 0 && bottoms == 1 && tops >= 1), context)
                 XCTAssertLessThanOrEqual(tops, 2, context)
                 let outer = categories.filter { $0 == "outerwear" }.count
-                XCTAssertLessThanOrEqual(outer, 1, context)
-                if c.request.band == .cold { XCTAssertEqual(outer, 1, context) }
+                // One outerwear; two when cold, a blazer or vest under a coat.
+                let layeredOuter = outfit.garments.filter { WeatherBand.layerOuterwear.contains($0.subcategory ?? "") }.count
+                XCTAssertLessThanOrEqual(outer, c.request.band == .cold ? 1 + layeredOuter : 1, context)
+                XCTAssertLessThanOrEqual(layeredOuter, 1, context)
+                if c.request.band == .cold { XCTAssertTrue(outfit.garments.contains { WeatherBand.coldOuterwear.contains($0.subcategory ?? "") } || !locked.isEmpty, context) }
                 if c.request.band == .hot && locked.isEmpty { XCTAssertEqual(outer, 0, context) }
                 XCTAssertFalse(categories.contains("lingerie"), context)
+                XCTAssertLessThanOrEqual(outfit.garments.filter { $0.category == "accessory" && !locked.contains($0.id) }.count, 2, context)
                 XCTAssertEqual(Set(outfit.garments.map(\.id)).count, outfit.garments.count, "a garment twice: \(context)")
                 for g in outfit.garments where !locked.contains(g.id) {
                     XCTAssertEqual(g.garment.state ?? "available", "available", context)

@@ -8,20 +8,24 @@ import AtelierRecords
 /// The search: every top × bottom among the 40 that most want wearing in each (and every
 /// one-piece) is scored as a core; the best dozen cores are completed slot by slot, each slot
 /// taking the garment that scores best with what is already chosen; the best complete outfit
-/// wins. A seeded jitter of up to 0.04 breaks near-ties, so `--seed` picks among near-equals
+/// wins. A seeded jitter of up to 0.02 breaks near-ties, so `--seed` picks among near-equals
 /// and the same seed repeats. An outfit worn in the last week (the same garments) is never
 /// proposed, nor one proposed earlier in the same run.
 public struct OutfitSuggester {
     public let request: SuggestionRequest
     public let garments: [WardrobeGarment]
     let history: WearHistory
-    let need: [RotationNeed]
+    private(set) var need: [RotationNeed] = []
     let levels: [Double]
     let colours: [HarmonyColour?]
     let stableHash: [UInt64]
     /// What each pair of garments (by index, `pairKey`) scores for having been worn together:
     /// 1 in a favourite outfit, else a third per day worn together, at most 1. Absent: 0.
     let pairScores: [UInt64: Double]
+    /// Whether an optional piece (an accessory, outerwear when mild, a blazer over a top) is
+    /// due: not worn in the last week, and worn no more in the last 90 days than the wardrobe's
+    /// garments are on average. Adding only those draws every garment's wear towards the mean.
+    private(set) var isDue: [Bool] = []
     var pools: [Slot: [Int]] = [:]
     var locked: [Slot: [Int]] = [:]
     /// Why garments were left out, by the slot they would have filled: reason → count.
@@ -49,9 +53,10 @@ public struct OutfitSuggester {
     /// Core candidates kept per slot, and cores completed.
     static let poolWidth = 40
     static let coresCompleted = 12
-    static let jitterScale = 0.04
+    static let jitterScale = 0.02
     /// How much a capsule prefers a garment already packed over one that scores better.
     static let packedBonus = 0.2
+    static let accessoriesAtMost = 2
 
     public init(garments: [WardrobeGarment], history: WearHistory, request: SuggestionRequest) throws(SuggestionError) {
         var history = history
@@ -68,11 +73,6 @@ public struct OutfitSuggester {
             let mid = sorted.count / 2
             return sorted.count % 2 == 1 ? Double(sorted[mid]) : Double(sorted[mid - 1] + sorted[mid]) / 2
         }
-        need = garments.map { g in
-            let last = [history.lastWorn[g.id], g.garment.lastWornOn].compactMap { $0 }.max()
-            return RotationNeed(daysSinceWorn: last.map { max(0, day - $0) }, wearCount: g.wearCount,
-                                categoryMedian: medians[g.category ?? ""] ?? 0)
-        }
         levels = garments.map { Formality.level(style: $0.garment.style, subcategory: $0.subcategory, category: $0.category) }
         colours = garments.map { $0.garment.colour.map(HarmonyColour.init) }
         stableHash = garments.map { Self.fnv1a($0.id) }
@@ -85,6 +85,52 @@ public struct OutfitSuggester {
         pairScores = scores
         try placeLocked()
         fillPools()
+        rankNeeds(day: day, medians: medians)
+    }
+
+    /// Works out every garment's `need` and whether it is due, ranking it among the garments
+    /// that can be worn that day (those of the pools, and the locked ones).
+    private mutating func rankNeeds(day: Int, medians: [String: Double]) {
+        let history = self.history, garments = self.garments
+        let wearable = Array(Set(pools.values.joined()).union(locked.values.joined())).sorted()
+        // Staleness: each garment's rank among the wearable ones of its category, longest waiting first.
+        let daysSince: [Int?] = garments.map { g in
+            [history.lastWorn[g.id], g.garment.lastWornOn].compactMap { $0 }.max().map { max(0, day - $0) }
+        }
+        var staleness = [Double](repeating: 1, count: garments.count)
+        for members in Dictionary(grouping: wearable, by: { garments[$0].category ?? "" }).values where members.count > 1 {
+            let ranked = members.sorted { a, b in
+                let da = daysSince[a] ?? Int.max, db = daysSince[b] ?? Int.max
+                if da != db { return da > db }
+                if garments[a].wearCount != garments[b].wearCount { return garments[a].wearCount < garments[b].wearCount }
+                return garments[a].id < garments[b].id
+            }
+            for (rank, index) in ranked.enumerated() { staleness[index] = 1 - Double(rank) / Double(ranked.count - 1) }
+        }
+        // Scarcity: each garment's rank by its wears of the last 90 days among everything
+        // wearable that day, fewest first.
+        let recent = history.wearCounts(in: day - RotationNeed.balanceDays ..< day)
+        let dressed = wearable
+        let byWears = dressed.sorted { a, b in
+            let wa = recent[garments[a].id] ?? 0, wb = recent[garments[b].id] ?? 0
+            return wa != wb ? wa < wb : garments[a].id < garments[b].id
+        }
+        var scarcity = [Double](repeating: 1, count: garments.count)
+        // Equal counts share a rank: the same wears, the same scarcity.
+        var rank = 0
+        for (position, index) in byWears.enumerated() {
+            if position > 0 && recent[garments[index].id] ?? 0 != recent[garments[byWears[position - 1]].id] ?? 0 { rank = position }
+            scarcity[index] = byWears.count > 1 ? 1 - Double(rank) / Double(byWears.count - 1) : 1
+        }
+        let meanRecent = dressed.isEmpty ? 0 : Double(dressed.reduce(0) { $0 + (recent[garments[$1].id] ?? 0) }) / Double(dressed.count)
+        isDue = garments.indices.map { i in
+            Double(recent[garments[i].id] ?? 0) <= meanRecent && !(daysSince[i].map { $0 < RotationNeed.rest(category: garments[i].category) } ?? false)
+        }
+        need = garments.indices.map { i in
+            RotationNeed(daysSinceWorn: daysSince[i], wearCount: garments[i].wearCount,
+                         categoryMedian: medians[garments[i].category ?? ""] ?? 0, staleness: staleness[i], scarcity: scarcity[i],
+                         restDays: RotationNeed.rest(category: garments[i].category))
+        }
     }
 
     // MARK: eligibility
@@ -130,7 +176,12 @@ public struct OutfitSuggester {
                     continue
                 case .cold:
                     if let sub, !WeatherBand.coldOuterwear.contains(sub) {
-                        rejections[slot, default: [:]]["are not warm enough for \(weatherPhrase)", default: 0] += 1
+                        // A blazer or a vest is worn over a light top, under the coat.
+                        if WeatherBand.layerOuterwear.contains(sub) {
+                            pools[.layer, default: []].append(index)
+                        } else {
+                            rejections[slot, default: [:]]["are not warm enough for \(weatherPhrase)", default: 0] += 1
+                        }
                         continue
                     }
                 case .mild:
@@ -322,12 +373,13 @@ public struct OutfitSuggester {
     /// every slot, and optional pieces come only from them.
     func complete(_ core: [Int], usedOther: [Int: Int], packed: Set<Int>? = nil) throws(SuggestionError) -> [Int]? {
         var pieces = core
-        func bestOf(_ slot: Slot, minimumNeed: Double = 0, filter: (Int) -> Bool = { _ in true }) -> Int? {
+        /// The garment of `slot` that goes best with the pieces so far. An optional piece must
+        /// be due (`isDue`), and in a capsule already packed.
+        func bestOf(_ slot: Slot, optional: Bool = false, filter: (Int) -> Bool = { _ in true }) -> Int? {
             var best: Int?, bestKey = -Double.infinity
-            let optional = minimumNeed > 0
-            for c in pools[slot] ?? [] where !pieces.contains(c) && need[c].value >= (packed == nil ? minimumNeed : 0) && filter(c) {
+            for c in pools[slot] ?? [] where !pieces.contains(c) && filter(c) {
                 let isPacked = packed?.contains(c) ?? false
-                if optional && packed != nil && !isPacked { continue }
+                if optional && (packed == nil ? !isDue[c] : !isPacked) { continue }
                 let key = score(pieces + [c]).total + jitter(pieces + [c]) - 0.1 * Double(usedOther[c] ?? 0) + (isPacked ? Self.packedBonus : 0)
                 if key > bestKey { (bestKey, best) = (key, c) }
             }
@@ -339,7 +391,11 @@ public struct OutfitSuggester {
         } else if request.band == .cold {
             let base = core[0]
             let warm = WeatherBand.layerSubcategories.contains(garments[base].subcategory ?? "") || garments[base].isWarmFabric
-            if !warm, let layer = bestOf(.layer) { pieces.append(layer) }
+            // A knit, or a blazer or vest when one is due, whichever goes better.
+            let knit = bestOf(.layer) { garments[$0].category == "top" }
+            let tailored = bestOf(.layer, optional: true) { garments[$0].category != "top" }
+            let layers = [knit, tailored].compactMap { $0 }
+            if !warm, let layer = layers.max(by: { score(pieces + [$0]).total < score(pieces + [$1]).total }) { pieces.append(layer) }
         }
         if let outer = locked[.outerwear] {
             pieces += outer
@@ -348,7 +404,7 @@ public struct OutfitSuggester {
                 throw .emptySlot(slot: "outerwear warm enough for \(weatherPhrase)", reasons: explainEmpty([.outerwear]))
             }
             pieces.append(outer)
-        } else if request.band == .mild && (request.temperature ?? 0) < 20, let outer = bestOf(.outerwear, minimumNeed: 0.5) {
+        } else if request.band == .mild && (request.temperature ?? 0) < 20, let outer = bestOf(.outerwear, optional: true) {
             pieces.append(outer)
         }
         if let shoes = locked[.footwear] {
@@ -357,11 +413,14 @@ public struct OutfitSuggester {
             guard let shoes = bestOf(.footwear) else { throw .emptySlot(slot: "footwear", reasons: explainEmpty([.footwear])) }
             pieces.append(shoes)
         }
-        if let accessories = locked[.accessory] {
-            pieces += accessories
-        } else if request.band == .cold, let warm = bestOf(.accessory, minimumNeed: 0.01, filter: { WeatherBand.warmAccessories.contains(garments[$0].subcategory ?? "") }) {
+        // Accessories: a warm one when cold, then those that are due, two at most.
+        pieces += locked[.accessory] ?? []
+        let isWarmAccessory = { (c: Int) in WeatherBand.warmAccessories.contains(self.garments[c].subcategory ?? "") }
+        if request.band == .cold && locked[.accessory] == nil, let warm = bestOf(.accessory, optional: true, filter: isWarmAccessory) {
             pieces.append(warm)
-        } else if let accessory = bestOf(.accessory, minimumNeed: 0.5) {
+        }
+        while pieces.filter({ garments[$0].category == "accessory" }).count < Self.accessoriesAtMost,
+              let accessory = bestOf(.accessory, optional: true) {
             pieces.append(accessory)
         }
         pieces += locked[.extra] ?? []

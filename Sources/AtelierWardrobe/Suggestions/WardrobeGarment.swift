@@ -94,6 +94,15 @@ public struct WearHistory: Sendable {
         for pair in favourite where together[pair] == nil { body(pair.first, pair.second, 0, true) }
     }
 
+    /// How many days each garment was worn in `days` (by id; absent: none).
+    public func wearCounts(in days: Range<Int>) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (day, garments) in garmentsByDay where days.contains(day) {
+            for garment in garments { counts[garment, default: 0] += 1 }
+        }
+        return counts
+    }
+
     /// The days two garments were worn together.
     public func timesTogether(_ a: String, _ b: String) -> Int { together[GarmentPair(a, b)] ?? 0 }
 

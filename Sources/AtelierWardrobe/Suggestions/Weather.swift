@@ -32,6 +32,8 @@ public enum WeatherBand: String, Sendable {
     public static let lightSubcategories: Set<String> = ["shorts", "sandals", "tankTop", "romper"]
     /// Worn over a lighter top when cold.
     public static let layerSubcategories: Set<String> = ["sweater", "cardigan", "hoodie", "sweatshirt"]
+    /// Outerwear worn as a layer under a coat when cold.
+    public static let layerOuterwear: Set<String> = ["blazer", "vest"]
     /// Warm enough to be the only outerwear when cold (a blazer or a vest is not).
     public static let coldOuterwear: Set<String> = ["coat", "parka", "jacket", "trenchCoat", "raincoat"]
     /// Accessories for the cold.
