@@ -255,6 +255,7 @@ class Run:
         self.no_outfit = 0
         self.fallbacks = 0
         self.times_ms = []
+        self.read_ms = []
         self.loads = 0
         self.hand_cleaned = 0
         self.outfits_stored = 0
@@ -326,8 +327,10 @@ class Run:
         day = self.start + timedelta(days=k - 1)
         temp = self.temps[k - 1]
         season = season_of(day)
+        t0 = time.perf_counter()
         snap = {g["id"]: g for g in self.atl.records(["garments", "--date", day.isoformat(),
                                                        "--fields", "id,category,state,readyToWash,seasons"])}
+        self.read_ms.append((time.perf_counter() - t0) * 1000)
         if self.snapshots_first is None:
             self.snapshots_first = snap
         for gid, g in snap.items():
@@ -435,6 +438,8 @@ class Run:
             "t_median": statistics.median(self.times_ms) if self.times_ms else None,
             "t_p95": percentile(self.times_ms, 0.95) if self.times_ms else None,
             "t_max": max(self.times_ms) if self.times_ms else None,
+            "read_median": statistics.median(self.read_ms) if self.read_ms else None,
+            "cat_worn": {c: sum(1 for gid, n in counts.items() if n and eligible[gid] == c) for c in OUTFIT_CATEGORIES},
             "loads": self.loads, "hand_cleaned": self.hand_cleaned, "outfits_stored": self.outfits_stored,
             "log_mismatch": self.log_mismatch,
             "wears": sum(counts.values()),
@@ -523,6 +528,10 @@ def report_wardrobe(label, key, start, temps, results, strategies, size, days, v
         lambda m: "—" if m["t_median"] is None else "%s / %s / %s" % (ms(m["t_median"]), ms(m["t_p95"]), ms(m["t_max"])),
         "< 50 ms at 1,000 garments")
     row("garment-wears (slots filled)", lambda m: "%d" % m["wears"])
+    for c in OUTFIT_CATEGORIES:
+        if pc[c]:
+            row("· %s: worn / eligible (slots)" % c, lambda m, c=c: "%d / %d (%d)" % (m["cat_worn"][c], m["per_cat"][c], m["slots"][c]))
+    row("`atl-query garments --date` read, ms (median)", lambda m: ms(m["read_median"]), "(for scale)")
     row("favourite fallbacks to random", lambda m: str(m["fallbacks"]) if m is results.get("favourite") else "—")
     row("laundry loads / hand-cleaned", lambda m: "%d / %d" % (m["loads"], m["hand_cleaned"]))
     row("wear log ≠ picks (days)", lambda m: str(m["log_mismatch"]), "0 (a check of the harness)")
@@ -590,6 +599,12 @@ def main():
     sizes = [int(x) for x in args.sizes.split()]
     os.makedirs(args.work, exist_ok=True)
     started = time.time()
+    # the start-up floor of an atl-query process, measured as the suggestions are
+    floor = []
+    for _ in range(21):
+        t0 = time.perf_counter()
+        subprocess.run([os.path.join(args.bin, "atl-query"), "--version"], capture_output=True)
+        floor.append((time.perf_counter() - t0) * 1000)
 
     wardrobes = []
     if args.sample:
@@ -647,7 +662,10 @@ def main():
     lines = []
     if args.header:
         lines.append(args.header.rstrip("\n"))
-    lines.append("- whole simulation: %.0f s; strategies: %s; %d days; seed %d" % (time.time() - started, ", ".join(strategies), args.days, args.seed))
+    lines.append("- whole simulation: %.0f s; strategies: %s; %d days; seed %d; load average at the end: %s" % (
+        time.time() - started, ", ".join(strategies), args.days, args.seed, " ".join(open("/proc/loadavg").read().split()[:3])))
+    lines.append("- times are wall-clock, from Python's time.perf_counter() around subprocess.run, so they include starting the process: "
+                 "`atl-query --version` takes %.1f ms (median of 21) measured the same way" % statistics.median(floor))
     lines.append("")
     if verdicts:
         lines.append("## Targets")
