@@ -29,6 +29,11 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng behind the same kind of C layer.
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // SVG to PNG through librsvg and cairo (Debian: librsvg2-dev) behind the same kind of C layer.
+        .target(name: "CSVG", linkerSettings: [.linkedLibrary("rsvg-2"), .linkedLibrary("cairo"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]),
+        // Charts of wardrobe statistics as SVG (real text, axes with units, a colour-blind-safe
+        // palette) and, through CSVG, PNG.
+        .target(name: "AtelierCharts", dependencies: ["AtelierRecords", "CSVG"]),
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.
@@ -89,7 +94,7 @@ let package = Package(
         // Each tool links the libraries it uses and no others (a query does not carry OpenBLAS).
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", "AtelierWardrobe", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierCharts", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierWardrobe", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-send", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierFormats", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -107,6 +112,7 @@ let package = Package(
         .testTarget(name: "AtelierTransferTests", dependencies: ["AtelierTransfer", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierCareLabelsTests", dependencies: ["AtelierCareLabels", "AtelierWardrobe", "AtelierRecords", "AtelierImaging"], exclude: ["Support"]),
         .testTarget(name: "AtelierWardrobeTests", dependencies: ["AtelierWardrobe", "AtelierRecords"]),
+        .testTarget(name: "AtelierChartsTests", dependencies: ["AtelierCharts", "AtelierRecords"]),
         .testTarget(name: "AtelierGeometryTests", dependencies: ["AtelierGeometry", "AtelierRecords"]),
         .testTarget(name: "AtelierSyntheticTests", dependencies: ["AtelierSynthetic", "AtelierImaging", "AtelierGeometry", "AtelierRecords"]),
         .testTarget(name: "AtelierReconstructionTests", dependencies: ["AtelierReconstruction", "AtelierImaging", "AtelierSynthetic", "AtelierGeometry", "AtelierFormats", "AtelierTestSupport"]),

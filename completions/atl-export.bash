@@ -165,13 +165,13 @@ _atl-export() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--overwrite --line-buffered --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--format --output -o --columns --db)
+    local -a non_repeating_options=(--format --output -o --columns --chart --value --title --width --height --db)
     __atl-export_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--format')
-        __atl-export_add_completions -W 'ndjson'$'\n''json'$'\n''csv'$'\n''backup'$'\n''usdz'$'\n''glb'$'\n''obj'$'\n''ply'
+        __atl-export_add_completions -W 'ndjson'$'\n''json'$'\n''csv'$'\n''backup'$'\n''svg'$'\n''png'$'\n''usdz'$'\n''glb'$'\n''obj'$'\n''ply'
         return
         ;;
     '--output'|'-o')
@@ -179,6 +179,22 @@ _atl-export() {
         return
         ;;
     '--columns')
+        return
+        ;;
+    '--chart')
+        __atl-export_add_completions -W 'bars'$'\n''donut'$'\n''line'$'\n''ranking'
+        return
+        ;;
+    '--value')
+        return
+        ;;
+    '--title')
+        return
+        ;;
+    '--width')
+        return
+        ;;
+    '--height')
         return
         ;;
     '--db')

@@ -20,7 +20,7 @@ function __atl-export_parse_tokens -S
     set -l unparsed_tokens (__atl-export_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-export'
-        __atl-export_parse_subcommand -r 1 'format=' 'o/output=' 'columns=' 'overwrite' 'db=' 'line-buffered' 'version' 'h/help'
+        __atl-export_parse_subcommand -r 1 'format=' 'o/output=' 'columns=' 'overwrite' 'chart=' 'value=' 'title=' 'width=' 'height=' 'db=' 'line-buffered' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-export_parse_subcommand -r 1 'version'
@@ -78,10 +78,15 @@ end
 
 complete -c 'atl-export' -f
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_positional "atl-export" -ge 1' -fa '(set -l exts \'ndjson\' \'jsonl\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" format' -l 'format' -d 'Output format: ndjson, json, csv, backup, or for model records usdz, glb, obj or ply.' -rfka 'ndjson json csv backup usdz glb obj ply'
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" format' -l 'format' -d 'Output format: ndjson, json, csv, backup, for stats records svg or png (a chart), or for model records usdz, glb, obj or ply.' -rfka 'ndjson json csv backup svg png usdz glb obj ply'
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" o output' -l 'output' -s 'o' -d 'Write to this file (atomically) instead of standard output; for a mesh format, a file or a directory (default Models/).' -rF
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" columns' -l 'columns' -d 'For CSV: the columns, comma-separated (default: every field seen).' -rfka ''
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" overwrite' -l 'overwrite' -d 'For a mesh format: replace an existing file.'
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" chart' -l 'chart' -d 'For svg and png: bars, donut, line or ranking (default: line by month, ranking by garment, else bars).' -rfka 'bars donut line ranking'
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" value' -l 'value' -d 'For svg and png: the stats field to chart: garments, wears, value, costPerWear, spent, bought, outfits… (default: garments per group, wears over time, cost per wear per garment).' -rfka ''
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" title' -l 'title' -d 'For svg and png: the chart\'s title (default: what it shows).' -rfka ''
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" width' -l 'width' -d 'For svg and png: the width in pixels (default 800).' -rfka ''
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" height' -l 'height' -d 'For svg and png: the height in pixels (default 480).' -rfka ''
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" db' -l 'db' -d 'The catalog file (default: $ATELIER_DB, else $XDG_DATA_HOME/atelier/catalog.sqlite).' -rfa '(set -l exts \'sqlite\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" version' -l 'version' -d 'Show the version.'

@@ -73,7 +73,7 @@ public struct WardrobeStats {
         let selection = try reader.garmentSelection(filters)
         selection.warnings.forEach(warn)
         if dimension == .month || dimension == .weekday { return try timeline(db, selection: selection) }
-        let columns = "g.id, g.name, \(wearsSQL) AS wear_count, \(lastWornSQL) AS last_worn_on, g.price_amount, g.price_currency"
+        let columns = "g.id, g.name, g.color, \(wearsSQL) AS wear_count, \(lastWornSQL) AS last_worn_on, g.price_amount, g.price_currency"
         let keyed = "SELECT \(columns), \(dimension.keySQL) AS key FROM \(dimension.from) WHERE \(selection.sql)"
         let all = "SELECT \(columns), NULL AS key FROM garments AS g WHERE \(selection.sql)"
         let outfitsOf = dimension == .garment
@@ -95,7 +95,7 @@ public struct WardrobeStats {
             func extreme(_ direction: String) throws -> [String?: Row] {
                 let rows = try Row.fetchAll(db, sql: """
                     WITH k AS (\(source))
-                    SELECT key, id, name, wear_count, last_worn_on FROM (
+                    SELECT key, id, name, color, wear_count, last_worn_on FROM (
                         SELECT *, row_number() OVER (PARTITION BY key ORDER BY wear_count \(direction), id) AS rank FROM k)
                     WHERE rank = 1
                     """, arguments: StatementArguments(selection.arguments))
@@ -121,6 +121,8 @@ public struct WardrobeStats {
                 } else if dimension == .garment, let id = key {
                     record["group"] = most[key].map { .string($0["name"]) } ?? .string(id)
                     record["garment"] = .string(id)
+                    // Its colour, for a chart that draws each garment in its own.
+                    if let colour = most[key]?["color"] as String? { record["color"] = .string(colour) }
                 } else {
                     record["group"] = .string(key ?? "(none)")
                 }

@@ -2,6 +2,7 @@ import AtelierBackup
 import AtelierCLI
 import ArgumentParser
 import AtelierCatalog
+import AtelierCharts
 import AtelierFormats
 import AtelierRecords
 import Foundation
@@ -10,7 +11,7 @@ import Foundation
 public struct ExportCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "atl-export",
-        abstract: "Write records as NDJSON, a JSON array or CSV, models as USDZ, glTF, OBJ or PLY, or the whole catalog as a backup archive.",
+        abstract: "Write records as NDJSON, a JSON array or CSV, statistics as SVG or PNG charts, models as USDZ, glTF, OBJ or PLY, or the whole catalog as a backup archive.",
         discussion: """
             Reads records from standard input (or files) and writes them in the chosen format to \
             standard output or, with -o, to a file that appears only once complete (written beside \
@@ -29,11 +30,23 @@ public struct ExportCommand: ParsableCommand {
             file is replaced only with --overwrite. The model record is printed with the new file \
             in its files, so '| atl-import' records it; other records pass through.
 
+            The chart formats draw the stats records of 'atl-query stats' as one chart: bars of \
+            each group (--by category, brand, season, …), a donut of their shares, a line over \
+            time (--by month, weekday) or a ranking of garments, each bar in the garment's own \
+            colour (--by garment). --value picks the field (garments, wears, value, costPerWear, \
+            spent, …; money in the currency with the largest total), --chart the kind, --title, \
+            --width and --height the rest. SVG keeps its text as text and gives every bar its \
+            label and value (data-label, data-value); PNG is the same SVG drawn by librsvg.
+
             EXAMPLES
               atl-query garments | atl-export --format csv -o garments.csv
               atl-query outfits --expand | atl-export --format json -o outfits.json
               atl-query garments --where category=footwear | atl-export --format csv --columns name,brand,price.amount
               atl-export --format backup -o wardrobe.atelier
+              atl-query stats --by category | atl-export --format svg -o categories.svg
+              atl-query stats --by brand | atl-export --format png --chart donut --value value --title 'Where the money went' -o brands.png
+              atl-query stats --by month --since 1y | atl-export --format svg -o wears-by-month.svg
+              atl-query stats --by garment --since 90d | atl-export --format png --value wears --title 'Most worn this season' -o most-worn.png
               atl-reconstruct capture --detail preview --checkpoint capture.ckpt -o model-export | tee model.json | atl-export --format usdz -o Models/ | jq -r .files.usdz
               atl-export --format glb -o shirt.glb < model.json > /dev/null
             """,
@@ -43,10 +56,13 @@ public struct ExportCommand: ParsableCommand {
     /// (one list each, so the help, the completions and the dispatch follow them).
     enum Format: ExpressibleByArgument, CaseIterable, Hashable, Sendable {
         case ndjson, json, csv, backup
+        /// Charts of stats records.
+        case svg, png
         case mesh(MeshExport.Format)
 
         static let recordFormats: [Format] = [.ndjson, .json, .csv, .backup]
-        static var allCases: [Format] { recordFormats + MeshExport.Format.allCases.map(Format.mesh) }
+        static let chartFormats: [Format] = [.svg, .png]
+        static var allCases: [Format] { recordFormats + chartFormats + MeshExport.Format.allCases.map(Format.mesh) }
 
         var rawValue: String {
             switch self {
@@ -54,6 +70,8 @@ public struct ExportCommand: ParsableCommand {
             case .json: return "json"
             case .csv: return "csv"
             case .backup: return "backup"
+            case .svg: return "svg"
+            case .png: return "png"
             case .mesh(let format): return format.rawValue
             }
         }
@@ -68,13 +86,15 @@ public struct ExportCommand: ParsableCommand {
             return false
         }
 
+        var isChart: Bool { self == .svg || self == .png }
+
         static var allValueStrings: [String] { allCases.map(\.rawValue) }
         var defaultValueDescription: String { rawValue }
 
         /// "ndjson, json, csv, backup, or for model records usdz, glb, obj or ply", for the help.
         static var helpList: String {
             let meshes = MeshExport.Format.allCases.map(\.rawValue)
-            return recordFormats.map(\.rawValue).joined(separator: ", ") + ", or for model records "
+            return recordFormats.map(\.rawValue).joined(separator: ", ") + ", for stats records svg or png (a chart), or for model records "
                 + meshes.dropLast().joined(separator: ", ") + " or " + meshes.last!
         }
     }
@@ -96,6 +116,22 @@ public struct ExportCommand: ParsableCommand {
     @Flag(name: .long, help: "For a mesh format: replace an existing file.")
     var overwrite = false
 
+    @Option(name: .long, help: ArgumentHelp("For svg and png: bars, donut, line or ranking (default: line by month, ranking by garment, else bars).", valueName: "kind"),
+            completion: .list(ChartKind.allCases.map(\.rawValue)))
+    var chart: ChartKind?
+
+    @Option(name: .long, help: ArgumentHelp("For svg and png: the stats field to chart: garments, wears, value, costPerWear, spent, bought, outfits… (default: garments per group, wears over time, cost per wear per garment).", valueName: "field"))
+    var value: String?
+
+    @Option(name: .long, help: ArgumentHelp("For svg and png: the chart's title (default: what it shows).", valueName: "text"))
+    var title: String?
+
+    @Option(name: .long, help: ArgumentHelp("For svg and png: the width in pixels (default 800).", valueName: "px"))
+    var width: Int = 800
+
+    @Option(name: .long, help: ArgumentHelp("For svg and png: the height in pixels (default 480).", valueName: "px"))
+    var height: Int = 480
+
     @OptionGroup var catalog: CatalogOptions
     @OptionGroup var outputOptions: OutputOptions
 
@@ -106,6 +142,15 @@ public struct ExportCommand: ParsableCommand {
         if format == .backup && !files.isEmpty { throw ValidationError("--format backup reads the catalog, not files") }
         if columns != nil && format != .csv { throw ValidationError("--columns applies to --format csv only") }
         if let columns { _ = try parseFieldList(columns, option: "--columns") }
+        if !format.isChart && (chart != nil || value != nil || title != nil || width != 800 || height != 480) {
+            throw ValidationError("--chart, --value, --title, --width and --height apply to --format svg and png")
+        }
+        if !(200 ... 8000).contains(width) || !(150 ... 8000).contains(height) {
+            throw ValidationError("--width must be from 200 to 8000 pixels and --height from 150 to 8000")
+        }
+        if format == .png && output == nil && isatty(1) == 1 {
+            throw ValidationError("--format png writes binary data: give -o FILE.png or redirect standard output")
+        }
         if overwrite && !format.isMesh {
             throw ValidationError("--overwrite applies to the mesh formats (\(MeshExport.Format.allCases.map(\.rawValue).joined(separator: ", "))); -o already replaces a \(format.rawValue) file atomically")
         }
@@ -135,6 +180,10 @@ public struct ExportCommand: ParsableCommand {
             try exportMeshes(meshFormat)
             return
         }
+        if format.isChart {
+            try exportChart()
+            return
+        }
         let target = try OutputTarget(path: output)
         do {
             let sink = RecordOutput(fd: target.fd, destination: target.destination, lineBuffered: outputOptions.lineBuffered)
@@ -142,7 +191,7 @@ public struct ExportCommand: ParsableCommand {
             case .ndjson: try forEachRecord { _, line in try sink.writeLine(line) }
             case .json: try writeJSONArray(sink)
             case .csv: try writeCSV(sink)
-            case .backup, .mesh: break
+            case .backup, .mesh, .svg, .png: break
             }
             try sink.flush()
             try target.commit()
@@ -167,7 +216,7 @@ public struct ExportCommand: ParsableCommand {
         if models == 0 { Diagnostics.warn("no model records in the input: nothing exported") }
     }
 
-    private func forEachRecord(_ body: (JSONObject, UnsafeRawBufferPointer) throws -> Void) throws {
+    func forEachRecord(_ body: (JSONObject, UnsafeRawBufferPointer) throws -> Void) throws {
         try forEachRecord(numbered: false) { record, line, _, _ in try body(record, line) }
     }
 

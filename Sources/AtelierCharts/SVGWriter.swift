@@ -1,0 +1,118 @@
+import Foundation
+
+/// Writes the SVG markup of a chart: the document with its title and description, and the few
+/// shapes charts are made of, escaping every text. Coordinates are written with two decimals.
+struct SVGWriter {
+    private var out: String = ""
+
+    init(width: Int, height: Int, title: String, description: String) {
+        out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
+        out += " role=\"img\" aria-labelledby=\"chart-title chart-desc\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n"
+        out += "<title id=\"chart-title\">\(Self.escape(title))</title>\n"
+        out += "<desc id=\"chart-desc\">\(Self.escape(description))</desc>\n"
+        out += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>\n"
+        text(title, x: Double(width) / 2, y: 34, size: 20, anchor: "middle", className: "title", bold: true)
+    }
+
+    mutating func finish() -> String {
+        out += "</svg>\n"
+        return out
+    }
+
+    mutating func open(_ element: String, _ attributes: [String: String]) {
+        out += "<\(element)" + attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(Self.escape($0.value))\"" }.joined() + ">\n"
+    }
+
+    mutating func close(_ element: String) { out += "</\(element)>\n" }
+
+    mutating func text(_ content: String, x: Double, y: Double, size: Int, anchor: String, className: String,
+                       bold: Bool = false, transform: String? = nil) {
+        out += "<text class=\"\(className)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" font-size=\"\(size)\" text-anchor=\"\(anchor)\" fill=\"\(Palette.text)\""
+        if bold { out += " font-weight=\"bold\"" }
+        if let transform { out += " transform=\"\(transform)\"" }
+        out += ">\(Self.escape(content))</text>\n"
+    }
+
+    mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, className: String) {
+        out += "<line class=\"\(className)\" x1=\"\(Self.n(x1))\" y1=\"\(Self.n(y1))\" x2=\"\(Self.n(x2))\" y2=\"\(Self.n(y2))\" stroke=\"\(stroke)\" stroke-width=\"1\"/>\n"
+    }
+
+    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, className: String,
+                       label: String, value: Double, stroke: String? = nil) {
+        out += "<rect class=\"\(className)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(max(0, width)))\" height=\"\(Self.n(max(0, height)))\" fill=\"\(fill)\""
+        if let stroke { out += " stroke=\"\(stroke)\" stroke-width=\"0.5\"" }
+        out += " data-label=\"\(Self.escape(label))\" data-value=\"\(ChartNumber.format(value))\"><title>\(Self.escape(label)): \(ChartNumber.format(value))</title></rect>\n"
+    }
+
+    mutating func circle(cx: Double, cy: Double, r: Double, fill: String, className: String, label: String, value: Double) {
+        out += "<circle class=\"\(className)\" cx=\"\(Self.n(cx))\" cy=\"\(Self.n(cy))\" r=\"\(Self.n(r))\" fill=\"\(fill)\" data-label=\"\(Self.escape(label))\" data-value=\"\(ChartNumber.format(value))\"><title>\(Self.escape(label)): \(ChartNumber.format(value))</title></circle>\n"
+    }
+
+    mutating func polyline(_ points: [(Double, Double)], stroke: String) {
+        out += "<polyline class=\"line\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"2.5\" points=\"" + points.map { "\(Self.n($0.0)),\(Self.n($0.1))" }.joined(separator: " ") + "\"/>\n"
+    }
+
+    /// One ring segment from angle `from` (radians, clockwise from +x) through `sweep`.
+    mutating func slice(cx: Double, cy: Double, r: Double, inner: Double, from: Double, sweep: Double, fill: String, label: String, value: Double) {
+        let attributes = "class=\"slice\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"1.5\" data-label=\"\(Self.escape(label))\" data-value=\"\(ChartNumber.format(value))\""
+        let tip = "<title>\(Self.escape(label)): \(ChartNumber.format(value))</title>"
+        if sweep >= 2 * .pi - 1e-9 {
+            // A whole ring: two circles, since one arc cannot close on itself.
+            out += "<path \(attributes) fill-rule=\"evenodd\" d=\"M \(Self.n(cx + r)) \(Self.n(cy)) A \(Self.n(r)) \(Self.n(r)) 0 1 1 \(Self.n(cx - r)) \(Self.n(cy)) A \(Self.n(r)) \(Self.n(r)) 0 1 1 \(Self.n(cx + r)) \(Self.n(cy)) Z M \(Self.n(cx + inner)) \(Self.n(cy)) A \(Self.n(inner)) \(Self.n(inner)) 0 1 0 \(Self.n(cx - inner)) \(Self.n(cy)) A \(Self.n(inner)) \(Self.n(inner)) 0 1 0 \(Self.n(cx + inner)) \(Self.n(cy)) Z\">\(tip)</path>\n"
+            return
+        }
+        let end = from + sweep
+        let large = sweep > .pi ? 1 : 0
+        let p = { (radius: Double, angle: Double) in "\(Self.n(cx + radius * cos(angle))) \(Self.n(cy + radius * sin(angle)))" }
+        out += "<path \(attributes) d=\"M \(p(r, from)) A \(Self.n(r)) \(Self.n(r)) 0 \(large) 1 \(p(r, end)) L \(p(inner, end)) A \(Self.n(inner)) \(Self.n(inner)) 0 \(large) 0 \(p(inner, from)) Z\">\(tip)</path>\n"
+    }
+
+    /// Horizontal gridlines and labels of a vertical value axis.
+    mutating func valueTicks(_ axis: ValueAxis, x0: Double, x1: Double, y: (Double) -> Double) {
+        open("g", ["class": "axis"])
+        for tick in axis.ticks {
+            out += "<g class=\"tick\" data-value=\"\(ChartNumber.format(tick, decimals: 6))\">"
+            out += "<line x1=\"\(Self.n(x0))\" y1=\"\(Self.n(y(tick)))\" x2=\"\(Self.n(x1))\" y2=\"\(Self.n(y(tick)))\" stroke=\"\(Palette.grid)\" stroke-width=\"1\"/>"
+            out += "<text x=\"\(Self.n(x0 - 8))\" y=\"\(Self.n(y(tick) + 4))\" font-size=\"12\" text-anchor=\"end\" fill=\"\(Palette.axis)\">\(axis.label(tick))</text></g>\n"
+        }
+        close("g")
+    }
+
+    /// Vertical gridlines and labels of a horizontal value axis.
+    mutating func categoryTicks(_ axis: ValueAxis, y0: Double, y1: Double, x: (Double) -> Double) {
+        open("g", ["class": "axis"])
+        for tick in axis.ticks {
+            out += "<g class=\"tick\" data-value=\"\(ChartNumber.format(tick, decimals: 6))\">"
+            out += "<line x1=\"\(Self.n(x(tick)))\" y1=\"\(Self.n(y0))\" x2=\"\(Self.n(x(tick)))\" y2=\"\(Self.n(y1))\" stroke=\"\(Palette.grid)\" stroke-width=\"1\"/>"
+            out += "<text x=\"\(Self.n(x(tick)))\" y=\"\(Self.n(y1 + 18))\" font-size=\"12\" text-anchor=\"middle\" fill=\"\(Palette.axis)\">\(axis.label(tick))</text></g>\n"
+        }
+        close("g")
+    }
+
+    /// The value axis's title, turned to run up the left edge.
+    mutating func axisTitle(_ title: String, x: Double, y: Double) {
+        text(title, x: x, y: y, size: 13, anchor: "middle", className: "axis-title", transform: "rotate(-90 \(Self.n(x)) \(Self.n(y)))")
+    }
+
+    /// A coordinate with at most two decimals.
+    static func n(_ value: Double) -> String { ChartNumber.format(value, decimals: 2) }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            // Control characters are not allowed in XML 1.0; drop them.
+            case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n": continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
