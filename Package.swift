@@ -34,6 +34,9 @@ let package = Package(
         // Charts of wardrobe statistics as SVG (real text, axes with units, a colour-blind-safe
         // palette) and, through CSVG, PNG.
         .target(name: "AtelierCharts", dependencies: ["AtelierRecords", "CSVG"]),
+        // The lookbook: a static web site of the wardrobe (garments, outfits, insights), written
+        // whole or not at all and incrementally.
+        .target(name: "AtelierLookbook", dependencies: ["AtelierRecords", "AtelierWardrobe", "AtelierCharts"]),
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.
@@ -94,7 +97,7 @@ let package = Package(
         // Each tool links the libraries it uses and no others (a query does not carry OpenBLAS).
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", "AtelierWardrobe", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierCharts", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierCharts", "AtelierLookbook", "AtelierWardrobe", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierWardrobe", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-send", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierFormats", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-recv", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

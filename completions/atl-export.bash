@@ -171,7 +171,7 @@ _atl-export() {
     # Offer option value completions
     case "${prev}" in
     '--format')
-        __atl-export_add_completions -W 'ndjson'$'\n''json'$'\n''csv'$'\n''backup'$'\n''svg'$'\n''png'$'\n''usdz'$'\n''glb'$'\n''obj'$'\n''ply'
+        __atl-export_add_completions -W 'ndjson'$'\n''json'$'\n''csv'$'\n''backup'$'\n''svg'$'\n''png'$'\n''html'$'\n''usdz'$'\n''glb'$'\n''obj'$'\n''ply'
         return
         ;;
     '--output'|'-o')

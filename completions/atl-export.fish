@@ -78,8 +78,8 @@ end
 
 complete -c 'atl-export' -f
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_positional "atl-export" -ge 1' -fa '(set -l exts \'ndjson\' \'jsonl\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" format' -l 'format' -d 'Output format: ndjson, json, csv, backup, for stats records svg or png (a chart), or for model records usdz, glb, obj or ply.' -rfka 'ndjson json csv backup svg png usdz glb obj ply'
-complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" o output' -l 'output' -s 'o' -d 'Write to this file (atomically) instead of standard output; for a mesh format, a file or a directory (default Models/).' -rF
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" format' -l 'format' -d 'Output format: ndjson, json, csv, backup, for stats records svg or png (a chart), html (the lookbook, a web site), or for model records usdz, glb, obj or ply.' -rfka 'ndjson json csv backup svg png html usdz glb obj ply'
+complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" o output' -l 'output' -s 'o' -d 'Write to this file (atomically) instead of standard output; for a mesh format, a file or a directory (default Models/); for html, the site\'s directory.' -rF
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" columns' -l 'columns' -d 'For CSV: the columns, comma-separated (default: every field seen).' -rfka ''
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" overwrite' -l 'overwrite' -d 'For a mesh format: replace an existing file.'
 complete -c 'atl-export' -n '__atl-export_should_offer_completions_for_flags_or_options "atl-export" chart' -l 'chart' -d 'For svg and png: bars, donut, line or ranking (default: line by month, ranking by garment, else bars).' -rfka 'bars donut line ranking'

@@ -61,4 +61,9 @@ else
     echo "(Pixar's validators are not installed: run make test once, which puts usd-core in .build/test-python, or pip install usd-core)" >&2
 fi
 
+
+step "atl-export --format html -o \$DEMO/lookbook"
+atl-export --format html -o "$DEMO/lookbook" 2> /dev/null
+echo "(open it in a browser: the garments, their care labels, outfits and charts, from file:// with no server)" >&2
+
 printf '\nThe demo catalog is %s; try: ATELIER_DB=%s %s/atl-query outfits --expand --limit 1\n' "$ATELIER_DB" "$ATELIER_DB" "$BIN" >&2

@@ -98,7 +98,13 @@ struct SVGWriter {
     /// A coordinate with at most two decimals.
     static func n(_ value: Double) -> String { ChartNumber.format(value, decimals: 2) }
 
-    static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String { Markup.escape(text) }
+}
+
+/// Text as XML and HTML take it: the five special characters escaped, and the control
+/// characters XML 1.0 does not allow dropped. Charts and the lookbook both write with it.
+public enum Markup {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {
@@ -107,8 +113,7 @@ struct SVGWriter {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            // Control characters are not allowed in XML 1.0; drop them.
+            case "'": out += "&#39;"
             case _ where scalar.value < 0x20 && scalar != "\t" && scalar != "\n": continue
             default: out.unicodeScalars.append(scalar)
             }

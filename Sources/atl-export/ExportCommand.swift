@@ -11,7 +11,7 @@ import Foundation
 public struct ExportCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "atl-export",
-        abstract: "Write records as NDJSON, a JSON array or CSV, statistics as SVG or PNG charts, models as USDZ, glTF, OBJ or PLY, or the whole catalog as a backup archive.",
+        abstract: "Write records as NDJSON, a JSON array or CSV, statistics as SVG or PNG charts, the wardrobe as a web site, models as USDZ, glTF, OBJ or PLY, or the whole catalog as a backup archive.",
         discussion: """
             Reads records from standard input (or files) and writes them in the chosen format to \
             standard output or, with -o, to a file that appears only once complete (written beside \
@@ -38,11 +38,24 @@ public struct ExportCommand: ParsableCommand {
             --width and --height the rest. SVG keeps its text as text and gives every bar its \
             label and value (data-label, data-value); PNG is the same SVG drawn by librsvg.
 
+            The html format writes the lookbook, a static web site, into the directory -o names: \
+            an index of the garments as a grid of square photos (or colour swatches) with filters \
+            by category, season, colour and state that work from file:// (the address keeps them: \
+            index.html#category=top) and leave plain links without JavaScript; a page per garment \
+            (photos, facts, cost per wear, the care symbols drawn with what each means, its outfits \
+            and laundry state), a page per outfit, and an insights page of charts. It reads the \
+            catalog itself, or with '-' only the records on standard input. The site appears \
+            whole or not at all, a second export rewrites only the files that changed and says \
+            how many, and a directory that is not a lookbook is never replaced (exit 73). It \
+            prints the site's file:// address.
+
             EXAMPLES
               atl-query garments | atl-export --format csv -o garments.csv
               atl-query outfits --expand | atl-export --format json -o outfits.json
               atl-query garments --where category=footwear | atl-export --format csv --columns name,brand,price.amount
               atl-export --format backup -o wardrobe.atelier
+              atl-export --format html -o lookbook
+              atl-query garments --where 'season has winter' | atl-export --format html -o winter -
               atl-query stats --by category | atl-export --format svg -o categories.svg
               atl-query stats --by brand | atl-export --format png --chart donut --value value --title 'Where the money went' -o brands.png
               atl-query stats --by month --since 1y | atl-export --format svg -o wears-by-month.svg
@@ -58,11 +71,13 @@ public struct ExportCommand: ParsableCommand {
         case ndjson, json, csv, backup
         /// Charts of stats records.
         case svg, png
+        /// The lookbook web site.
+        case html
         case mesh(MeshExport.Format)
 
         static let recordFormats: [Format] = [.ndjson, .json, .csv, .backup]
         static let chartFormats: [Format] = [.svg, .png]
-        static var allCases: [Format] { recordFormats + chartFormats + MeshExport.Format.allCases.map(Format.mesh) }
+        static var allCases: [Format] { recordFormats + chartFormats + [.html] + MeshExport.Format.allCases.map(Format.mesh) }
 
         var rawValue: String {
             switch self {
@@ -72,6 +87,7 @@ public struct ExportCommand: ParsableCommand {
             case .backup: return "backup"
             case .svg: return "svg"
             case .png: return "png"
+            case .html: return "html"
             case .mesh(let format): return format.rawValue
             }
         }
@@ -94,19 +110,19 @@ public struct ExportCommand: ParsableCommand {
         /// "ndjson, json, csv, backup, or for model records usdz, glb, obj or ply", for the help.
         static var helpList: String {
             let meshes = MeshExport.Format.allCases.map(\.rawValue)
-            return recordFormats.map(\.rawValue).joined(separator: ", ") + ", for stats records svg or png (a chart), or for model records "
+            return recordFormats.map(\.rawValue).joined(separator: ", ") + ", for stats records svg or png (a chart), html (the lookbook, a web site), or for model records "
                 + meshes.dropLast().joined(separator: ", ") + " or " + meshes.last!
         }
     }
 
-    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input, the default).", valueName: "file"),
+    @Argument(help: ArgumentHelp("NDJSON files to read ('-' for standard input, the default; for html, '-' reads standard input instead of the catalog).", valueName: "file"),
               completion: .file(extensions: ["ndjson", "jsonl"]))
     var files: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Output format: \(Format.helpList).", valueName: "format"))
     var format: Format = .ndjson
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of standard output; for a mesh format, a file or a directory (default Models/).", valueName: "path"),
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of standard output; for a mesh format, a file or a directory (default Models/); for html, the site's directory.", valueName: "path"),
             completion: .file())
     var output: String?
 
@@ -140,6 +156,8 @@ public struct ExportCommand: ParsableCommand {
     public func validate() throws {
         if format == .backup && output == nil { throw ValidationError("--format backup needs -o FILE (for example -o wardrobe.atelier)") }
         if format == .backup && !files.isEmpty { throw ValidationError("--format backup reads the catalog, not files") }
+        if format == .html && output == nil { throw ValidationError("--format html needs -o DIR, the directory of the site (for example -o lookbook)") }
+        if format == .html && !files.isEmpty && files != ["-"] { throw ValidationError("--format html reads the catalog, or with '-' the records on standard input") }
         if columns != nil && format != .csv { throw ValidationError("--columns applies to --format csv only") }
         if let columns { _ = try parseFieldList(columns, option: "--columns") }
         if !format.isChart && (chart != nil || value != nil || title != nil || width != 800 || height != 480) {
@@ -173,6 +191,10 @@ public struct ExportCommand: ParsableCommand {
             }
             return
         }
+        if format == .html {
+            try exportLookbook()
+            return
+        }
         if files.isEmpty && isatty(0) == 1 {
             throw ToolFailure("atl-export reads records on standard input; try: atl-query garments | atl-export --format \(format.rawValue)", .usage)
         }
@@ -191,7 +213,7 @@ public struct ExportCommand: ParsableCommand {
             case .ndjson: try forEachRecord { _, line in try sink.writeLine(line) }
             case .json: try writeJSONArray(sink)
             case .csv: try writeCSV(sink)
-            case .backup, .mesh, .svg, .png: break
+            case .backup, .mesh, .svg, .png, .html: break
             }
             try sink.flush()
             try target.commit()

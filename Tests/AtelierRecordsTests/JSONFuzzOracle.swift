@@ -65,14 +65,14 @@ enum JSONFuzzOracle {
         case (.success, .failure(let reason)):
             return "\(mode) accepted what the reference refuses (\(reason))\n  input: \(describe(bytes))"
         case (.failure(let error), .success):
-            return "\(mode) refused what the reference accepts (\(error.reason), column \(error.column))\n  input: \(describe(bytes))"
+            return "\(mode) refused what the reference accepts (\(error.reason), column \(error.column.map(String.init) ?? "?"))\n  input: \(describe(bytes))"
         }
     }
 
     static func verdict(_ result: Result<JSONObject, RecordsError>) -> String {
         switch result {
         case .success: return "accepts"
-        case .failure(let e): return "refuses (\(e.reason), column \(e.column))"
+        case .failure(let e): return "refuses (\(e.reason), column \(e.column.map(String.init) ?? "?"))"
         }
     }
 

@@ -1,0 +1,34 @@
+import AtelierRecords
+
+/// What a lookbook shows: the catalog's records (or those given on standard input), and for each
+/// photo the file to copy into the site.
+public struct LookbookData: Sendable {
+    public var garments: [JSONObject] = []
+    public var outfits: [JSONObject] = []
+    /// Image records by id, with `thumbnailSquare`, `thumbnail` and `path` as absolute paths.
+    public var images: [String: JSONObject] = [:]
+    public var laundry: [JSONObject] = []
+    /// `stats` records for the insights page, by grouping (category, month, garment…).
+    public var stats: [String: [JSONObject]] = [:]
+
+    public init() {}
+
+    /// Adds a record by its type; other types are ignored (and counted by the caller).
+    public mutating func add(_ record: JSONObject) -> Bool {
+        switch record["type"]?.string {
+        case "garment": garments.append(record)
+        case "outfit": outfits.append(record)
+        case "image":
+            guard let id = record["id"]?.string else { return false }
+            images[id] = record
+        case "laundry": laundry.append(record)
+        case "stats": stats[record["by"]?.string ?? "group", default: []].append(record)
+        default: return false
+        }
+        return true
+    }
+
+    var garmentsByID: [String: JSONObject] {
+        Dictionary(garments.compactMap { g in g["id"]?.string.map { ($0, g) } }, uniquingKeysWith: { a, _ in a })
+    }
+}
