@@ -92,14 +92,10 @@ extension CatalogBackup {
         }
     }
 
-    /// `syncfs(2)` on the file system holding `path` (as ImageStoreStaging does), falling back
-    /// to `sync(2)`: one flush for all of a restore's store files rather than one per file.
+    /// One flush of the file system holding `path` (`FileSystemFlush`): one for all of a
+    /// restore's store files rather than one per file.
     static func flushFileSystem(of path: String) throws {
-        typealias SyncFS = @convention(c) (Int32) -> Int32
-        guard let symbol = dlsym(nil, "syncfs") else { return sync() }
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw BackupError.cannotWrite(path: path, code: errno) }
-        defer { close(fd) }
-        guard unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 else { throw BackupError.cannotWrite(path: path, code: errno) }
+        let code = FileSystemFlush.flush(directory: path)
+        guard code == 0 else { throw BackupError.cannotWrite(path: path, code: code) }
     }
 }

@@ -1,3 +1,4 @@
+import AtelierRecords
 import AtelierFormats
 import Foundation
 
@@ -87,15 +88,10 @@ public final class ImageStoreStaging: @unchecked Sendable {
         rmdir(directory)
     }
 
-    /// `syncfs(2)` on the file system holding `path`, falling back to `sync(2)`. Glibc declares
-    /// `syncfs` only for _GNU_SOURCE, which Swift's Glibc module does not see, so it is looked up.
+    /// One flush of the file system holding `path` (`FileSystemFlush`).
     private static func flushFileSystem(of path: String) throws(CatalogError) {
-        typealias SyncFS = @convention(c) (Int32) -> Int32
-        guard let symbol = dlsym(nil, "syncfs") else { return sync() }  // nil: RTLD_DEFAULT
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw CatalogError.writing(path, code: errno) }
-        defer { close(fd) }
-        guard unsafeBitCast(symbol, to: SyncFS.self)(fd) == 0 else { throw .cannotWrite(path: path, reason: "cannot flush to disk: \(String(cString: strerror(errno)))") }
+        let code = FileSystemFlush.flush(directory: path)
+        guard code == 0 else { throw .cannotWrite(path: path, reason: "cannot flush to disk: \(String(cString: strerror(code)))") }
     }
 
     /// Deletes staging directories whose process no longer runs (an import that was killed).

@@ -60,7 +60,8 @@ public enum SiteWriter {
                 }.count
             }
             // One flush for the whole site, before it becomes visible.
-            guard FileSystemFlush.flush(directory: staging) else { throw LookbookError.writing(target, "cannot flush it to disk") }
+            let flushed = FileSystemFlush.flush(directory: staging)
+            guard flushed == 0 else { throw LookbookError.writing(target, "cannot flush it to disk: \(String(cString: strerror(flushed)))") }
             if exists {
                 try exchange(staging, target)
                 try? fm.removeItem(atPath: staging)
@@ -95,7 +96,7 @@ public enum SiteWriter {
     /// time since Glibc's Swift overlay does not declare it).
     private static func exchange(_ a: String, _ b: String) throws(LookbookError) {
         typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+        guard let symbol = dlsym(nil, "renameat2") else {  // nil: RTLD_DEFAULT
             throw .writing(b, "this system cannot swap directories atomically (no renameat2)")
         }
         let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
