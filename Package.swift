@@ -34,9 +34,9 @@ let package = Package(
         // Charts of wardrobe statistics as SVG (real text, axes with units, a colour-blind-safe
         // palette) and, through CSVG, PNG.
         .target(name: "AtelierCharts", dependencies: ["AtelierRecords", "CSVG"]),
-        // The lookbook: a static web site of the wardrobe (garments, outfits, insights), written
-        // whole or not at all and incrementally.
-        .target(name: "AtelierLookbook", dependencies: ["AtelierRecords", "AtelierWardrobe", "AtelierCharts"]),
+        // The lookbook: a static web site of the wardrobe (garments, outfits, insights, laundry,
+        // duplicate photos), written whole or not at all and incrementally.
+        .target(name: "AtelierLookbook", dependencies: ["AtelierRecords", "AtelierWardrobe", "AtelierCharts", "AtelierImaging"]),
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.

@@ -18,7 +18,7 @@ enum HTML {
         </head>
         <body>
         <a class="skip" href="#main">Skip to the content</a>
-        <header><nav aria-label="Lookbook"><a href="\(root)index.html">Garments</a> <a href="\(root)outfits.html">Outfits</a> <a href="\(root)insights.html">Insights</a></nav></header>
+        <header><nav aria-label="Lookbook"><a href="\(root)index.html">Garments</a> <a href="\(root)outfits.html">Outfits</a> <a href="\(root)insights.html">Insights</a> <a href="\(root)laundry.html">Laundry</a> <a href="\(root)photos.html">Photos</a></nav></header>
         <main id="main">
         \(body)
         </main>

@@ -33,6 +33,8 @@ public struct Lookbook {
             files.contents["outfits/\(Self.safe(id)).html"] = Array(outfitPage(outfit, &files).utf8)
         }
         files.contents["insights.html"] = Array(insights().utf8)
+        files.contents["laundry.html"] = Array(laundryPage().utf8)
+        files.contents["photos.html"] = Array(photosPage(&files).utf8)
         return files
     }
 

@@ -10,8 +10,10 @@ public struct LookbookData: Sendable {
     public var laundry: [JSONObject] = []
     /// `stats` records for the insights page, by grouping (category, month, garment…).
     public var stats: [String: [JSONObject]] = [:]
+    /// The day the laundry plan is made for (days since 1970-01-01).
+    public var today: Int
 
-    public init() {}
+    public init(today: Int = ISODate.today()) { self.today = today }
 
     /// Adds a record by its type; other types are ignored (and counted by the caller).
     public mutating func add(_ record: JSONObject) -> Bool {

@@ -43,7 +43,8 @@ public struct ExportCommand: ParsableCommand {
             by category, season, colour and state that work from file:// (the address keeps them: \
             index.html#category=top) and leave plain links without JavaScript; a page per garment \
             (photos, facts, cost per wear, the care symbols drawn with what each means, its outfits \
-            and laundry state), a page per outfit, and an insights page of charts. It reads the \
+            and laundry state), a page per outfit, an insights page of charts, the laundry (loads \
+            in the wash and today's plan) and the groups of near-duplicate photos. It reads the \
             catalog itself, or with '-' only the records on standard input. The site appears \
             whole or not at all, a second export rewrites only the files that changed and says \
             how many, and a directory that is not a lookbook is never replaced (exit 73). It \

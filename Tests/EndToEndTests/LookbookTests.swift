@@ -15,6 +15,8 @@ final class LookbookTests: XCTestCase {
         try sh.run("atl-import --sample > /dev/null")
         let shirt = try sh.run("atl-query garments --where 'name=White Oxford Shirt' --fields id | jq -r .id").out.trimmingCharacters(in: .whitespacesAndNewlines)
         try sh.run("cp \(Shell.root)/examples/care-label.jpg label.jpg && atl-import --images label.jpg --garment \(shirt) > /dev/null")
+        // A near-duplicate of that photo (half the size, re-encoded), for the duplicates page.
+        try sh.run("python3 -c \"from PIL import Image; i = Image.open('label.jpg'); i.resize((i.width // 2, i.height // 2)).save('copy.jpg', quality=80)\" && atl-import --images copy.jpg > /dev/null")
         let first = try sh.run("atl-export --format html -o site")
         XCTAssertEqual(first.status, 0, first.err)
         XCTAssertTrue(first.out.hasPrefix("file://") && first.out.contains("/site/index.html"), first.out)
@@ -28,6 +30,11 @@ final class LookbookTests: XCTestCase {
         XCTAssertTrue(page.contains("<img src=\"../img/"), page)
         XCTAssertTrue(page.contains("aria-label=\"Machine wash, at most 40 °C"), "care icons with their meaning")
         XCTAssertTrue(try String(contentsOfFile: sh.dir + "/site/insights.html", encoding: .utf8).contains("class=\"bar\""))
+        // The laundry plan's loads, as atl-query laundry-plan plans them, and the duplicate photos.
+        let laundry = try String(contentsOfFile: sh.dir + "/site/laundry.html", encoding: .utf8)
+        let loads = try sh.run("atl-query laundry-plan | jq -c 'select(.type == \"laundry\")' | wc -l").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(laundry.components(separatedBy: "<article class=\"load\">").count - 1, Int(loads)! + Int(try sh.run("atl-query laundry --where status!=done --where status!=cancelled | wc -l").out.trimmingCharacters(in: .whitespacesAndNewlines))!)
+        XCTAssertTrue(try String(contentsOfFile: sh.dir + "/site/photos.html", encoding: .utf8).contains("<h2>2 photos alike</h2>"))
         // The same catalog again: nothing rewritten.
         let second = try sh.run("atl-export --format html -o site")
         XCTAssertTrue(second.err.contains(" 0 files written"), second.err)
@@ -73,7 +80,7 @@ final class LookbookTests: XCTestCase {
         let hidden = dom.out.components(separatedBy: "<li class=\"card\"").dropFirst().filter { $0.prefix(while: { $0 != ">" }).contains("hidden") }.count
         XCTAssertEqual(hidden, all - footwear)
         XCTAssertFalse(dom.out.contains("id=\"filters\" hidden"), "the filters are shown once the script runs")
-        for page in ["index.html", "insights.html", "outfits.html", "garments/" + (try FileManager.default.contentsOfDirectory(atPath: sh.dir + "/site/garments").sorted().first!)] {
+        for page in ["index.html", "insights.html", "outfits.html", "laundry.html", "photos.html", "garments/" + (try FileManager.default.contentsOfDirectory(atPath: sh.dir + "/site/garments").sorted().first!)] {
             let shot = try sh.run("\(chrome) --window-size=1000,800 --screenshot=shot.png 'file://\(sh.dir)/site/\(page)'")
             XCTAssertEqual(shot.status, 0, shot.err)
             XCTAssertFalse(shot.err.contains("CONSOLE"), "\(page): \(shot.err)")
