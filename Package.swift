@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "AtelierCharts", dependencies: ["AtelierRecords", "CSVG"]),
         // The lookbook: a static web site of the wardrobe (garments, outfits, insights, laundry,
         // duplicate photos), written whole or not at all and incrementally.
-        .target(name: "AtelierLookbook", dependencies: ["AtelierRecords", "AtelierWardrobe", "AtelierCharts", "AtelierImaging"]),
+        .target(name: "AtelierLookbook", dependencies: ["AtelierRecords", "AtelierFormats", "AtelierWardrobe", "AtelierCharts", "AtelierImaging"]),
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.

@@ -1,3 +1,4 @@
+import AtelierFormats
 import AtelierRecords
 import Foundation
 
@@ -31,8 +32,14 @@ public enum SiteWriter {
             }
         }
         let parent = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
-        let staging = parent + "/." + (target as NSString).lastPathComponent + ".new-\(getpid())"
-        try? fm.removeItem(atPath: staging)
+        let stagingPrefix = "." + (target as NSString).lastPathComponent + ".new-"
+        let staging = parent + "/" + stagingPrefix + "\(getpid())"
+        // What a killed export left: its process is gone (`AtomicFile.isRunning`).
+        for entry in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(stagingPrefix) {
+            if let pid = pid_t(entry.dropFirst(stagingPrefix.count)), pid == getpid() || !AtomicFile.isRunning(pid) {
+                try? fm.removeItem(atPath: parent + "/" + entry)
+            }
+        }
         var summary = Summary()
         do {
             try fm.createDirectory(atPath: staging, withIntermediateDirectories: true)

@@ -62,6 +62,10 @@ final class LookbookTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: sh.dir + "/notes/todo.txt", encoding: .utf8), "mine\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sh.dir).filter { $0.contains(".new-") }, [], "staging left behind")
         XCTAssertEqual(try sh.run("atl-export --format html").status, 64)
+        // What a killed export left beside the site (its process gone) is cleared by the next.
+        try sh.run("mkdir -p .site.new-999999999/garments && touch .site.new-999999999/garments/x.html")
+        XCTAssertEqual(try sh.run("atl-export --format html -o site").status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sh.dir + "/.site.new-999999999"))
     }
 
     func testFiltersWorkInARealBrowserWithoutConsoleErrors() throws {
