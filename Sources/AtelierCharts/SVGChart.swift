@@ -54,7 +54,7 @@ public struct SVGChart: Sendable {
         let plotW = Double(width) - left - right, plotH = Double(height) - top - bottom
         let axis = ValueAxis(largest: points.map(\.value).max() ?? 0)
         let y = { (v: Double) in top + plotH - v / axis.maximum * plotH }
-        svg.valueTicks(axis, x0: left, x1: left + plotW, y: y)
+        svg.ticks(axis, vertical: true, across: left ... left + plotW, at: y)
         svg.axisTitle(data.axisTitle, x: 18, y: top + plotH / 2)
         svg.line(x1: left, y1: top + plotH, x2: left + plotW, y2: top + plotH, stroke: Palette.axis, className: "baseline")
         let band = plotW / Double(points.count)
@@ -100,7 +100,7 @@ public struct SVGChart: Sendable {
         let plotW = Double(width) - left - right, plotH = Double(height) - top - bottom
         let axis = ValueAxis(largest: sorted.first?.value ?? 0)
         let x = { (v: Double) in left + v / axis.maximum * plotW }
-        svg.categoryTicks(axis, y0: top, y1: top + plotH, x: x)
+        svg.ticks(axis, vertical: false, across: top ... top + plotH, at: x)
         svg.text(data.axisTitle, x: left + plotW / 2, y: Double(height) - 10, size: 13, anchor: "middle", className: "axis-title")
         svg.line(x1: left, y1: top, x2: left, y2: top + plotH, stroke: Palette.axis, className: "baseline")
         let band = plotH / Double(sorted.count)

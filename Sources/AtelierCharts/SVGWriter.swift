@@ -68,24 +68,18 @@ struct SVGWriter {
         out += "<path \(attributes) d=\"M \(p(r, from)) A \(Self.n(r)) \(Self.n(r)) 0 \(large) 1 \(p(r, end)) L \(p(inner, end)) A \(Self.n(inner)) \(Self.n(inner)) 0 \(large) 0 \(p(inner, from)) Z\">\(tip)</path>\n"
     }
 
-    /// Horizontal gridlines and labels of a vertical value axis.
-    mutating func valueTicks(_ axis: ValueAxis, x0: Double, x1: Double, y: (Double) -> Double) {
+    /// The ticks of a value axis: at each, a gridline across the plot (from `across.lowerBound`
+    /// to `across.upperBound`) and the tick's label, left of the plot when the axis runs up the
+    /// side (`vertical`), below it when it runs along the bottom. `at` places a value.
+    mutating func ticks(_ axis: ValueAxis, vertical: Bool, across: ClosedRange<Double>, at: (Double) -> Double) {
         open("g", ["class": "axis"])
         for tick in axis.ticks {
+            let p = at(tick), a = across.lowerBound, b = across.upperBound
+            let (x1, y1, x2, y2) = vertical ? (a, p, b, p) : (p, a, p, b)
+            let (tx, ty, anchor) = vertical ? (a - 8, p + 4, "end") : (p, b + 18, "middle")
             out += "<g class=\"tick\" data-value=\"\(ChartNumber.format(tick, decimals: 6))\">"
-            out += "<line x1=\"\(Self.n(x0))\" y1=\"\(Self.n(y(tick)))\" x2=\"\(Self.n(x1))\" y2=\"\(Self.n(y(tick)))\" stroke=\"\(Palette.grid)\" stroke-width=\"1\"/>"
-            out += "<text x=\"\(Self.n(x0 - 8))\" y=\"\(Self.n(y(tick) + 4))\" font-size=\"12\" text-anchor=\"end\" fill=\"\(Palette.axis)\">\(axis.label(tick))</text></g>\n"
-        }
-        close("g")
-    }
-
-    /// Vertical gridlines and labels of a horizontal value axis.
-    mutating func categoryTicks(_ axis: ValueAxis, y0: Double, y1: Double, x: (Double) -> Double) {
-        open("g", ["class": "axis"])
-        for tick in axis.ticks {
-            out += "<g class=\"tick\" data-value=\"\(ChartNumber.format(tick, decimals: 6))\">"
-            out += "<line x1=\"\(Self.n(x(tick)))\" y1=\"\(Self.n(y0))\" x2=\"\(Self.n(x(tick)))\" y2=\"\(Self.n(y1))\" stroke=\"\(Palette.grid)\" stroke-width=\"1\"/>"
-            out += "<text x=\"\(Self.n(x(tick)))\" y=\"\(Self.n(y1 + 18))\" font-size=\"12\" text-anchor=\"middle\" fill=\"\(Palette.axis)\">\(axis.label(tick))</text></g>\n"
+            out += "<line x1=\"\(Self.n(x1))\" y1=\"\(Self.n(y1))\" x2=\"\(Self.n(x2))\" y2=\"\(Self.n(y2))\" stroke=\"\(Palette.grid)\" stroke-width=\"1\"/>"
+            out += "<text x=\"\(Self.n(tx))\" y=\"\(Self.n(ty))\" font-size=\"12\" text-anchor=\"\(anchor)\" fill=\"\(Palette.axis)\">\(axis.label(tick))</text></g>\n"
         }
         close("g")
     }

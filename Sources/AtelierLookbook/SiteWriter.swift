@@ -31,8 +31,10 @@ public enum SiteWriter {
                 throw .notASite(target, "it holds files Atelier did not write")
             }
         }
-        let parent = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
-        let stagingPrefix = "." + (target as NSString).lastPathComponent + ".new-"
+        // Split by hand: Foundation's NSString path methods trap on a one-letter relative name.
+        let slash = target.lastIndex(of: "/")
+        let parent = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
+        let stagingPrefix = "." + (slash.map { String(target[target.index(after: $0)...]) } ?? target) + ".new-"
         let staging = parent + "/" + stagingPrefix + "\(getpid())"
         // What a killed export left: its process is gone (`AtomicFile.isRunning`).
         for entry in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(stagingPrefix) {
@@ -90,7 +92,7 @@ public enum SiteWriter {
     private static func place(_ path: String, staging: String, old: String?, summary: inout Summary,
                               write: (String) throws -> Void, same: (String) -> Bool) throws {
         let destination = staging + "/" + path
-        try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: String(destination[..<destination.lastIndex(of: "/")!]), withIntermediateDirectories: true)
         if let old, FileManager.default.fileExists(atPath: old + "/" + path), same(old + "/" + path), link(old + "/" + path, destination) == 0 {
             summary.unchanged += 1
             return

@@ -62,6 +62,8 @@ final class LookbookTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: sh.dir + "/notes/todo.txt", encoding: .utf8), "mine\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sh.dir).filter { $0.contains(".new-") }, [], "staging left behind")
         XCTAssertEqual(try sh.run("atl-export --format html").status, 64)
+        // A one-letter relative name (Foundation's path methods trapped on it).
+        XCTAssertEqual(try sh.run("atl-export --format html -o x").status, 0)
         // What a killed export left beside the site (its process gone) is cleared by the next.
         try sh.run("mkdir -p .site.new-999999999/garments && touch .site.new-999999999/garments/x.html")
         XCTAssertEqual(try sh.run("atl-export --format html -o site").status, 0)
