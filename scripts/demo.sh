@@ -44,9 +44,10 @@ echo "(12 photos around a draped garment, rendered from known cameras; the truth
 step "atl-classify --task quality \$DEMO/capture/img_000[1-3].jpg | jq -c '{path, verdict}'"
 atl-classify --task quality "$DEMO"/capture/img_000[1-3].jpg | jq -c '{path, verdict}'
 
-step "atl-reconstruct \$DEMO/capture --detail preview --out \$DEMO/model | atl-export --format usdz -o \$DEMO/Models/ | jq -c '{registered, faces, usdz: .files.usdz}'"
+shirt=$(atl-query garments --where 'name=White Oxford Shirt' --fields id | jq -r .id)
+step "atl-reconstruct \$DEMO/capture --detail preview --garment $shirt --out \$DEMO/model | atl-export --format usdz -o \$DEMO/Models/ | atl-import | jq -c '{registered, faces, usdz: .files.usdz}'"
 rm -rf "$DEMO/model" "$DEMO/Models"
-atl-reconstruct "$DEMO/capture" --detail preview --out "$DEMO/model" | atl-export --format usdz -o "$DEMO/Models/" | tee "$DEMO/model.json" | jq -c '{registered, faces, usdz: .files.usdz}'
+atl-reconstruct "$DEMO/capture" --detail preview --garment "$shirt" --out "$DEMO/model" | atl-export --format usdz -o "$DEMO/Models/" | atl-import | tee "$DEMO/model.json" | jq -c '{registered, faces, usdz: .files.usdz}'
 echo "(cameras as a COLMAP model in \$DEMO/model/sparse, the dense cloud in \$DEMO/model/dense, the textured mesh in \$DEMO/model/mesh)" >&2
 
 step "python3 scripts/usdcheck.py \$DEMO/Models/Garment_*.usdz"
@@ -64,6 +65,6 @@ fi
 
 step "atl-export --format html -o \$DEMO/lookbook"
 atl-export --format html -o "$DEMO/lookbook" 2> /dev/null
-echo "(open it in a browser: the garments, their care labels, outfits and charts, from file:// with no server)" >&2
+echo "(open it in a browser: the garments, their care labels, outfits and charts, and the shirt's 3D model turning on its page, from file:// with no server)" >&2
 
 printf '\nThe demo catalog is %s; try: ATELIER_DB=%s %s/atl-query outfits --expand --limit 1\n' "$ATELIER_DB" "$ATELIER_DB" "$BIN" >&2

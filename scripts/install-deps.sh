@@ -10,6 +10,7 @@ declare -A why=(
   [librsvg2-dev]="drawing charts as PNG (librsvg and cairo)"
   [fonts-dejavu-core]="the font charts are drawn in"
   [chromium]="the tests' real browser, which opens the lookbook from file://"
+  [libjs-three]="three.js, the lookbook's 3D viewer (copied into each site)"
   [pkg-config]="finding those libraries at build time"
   [sqlite3]="the tests' independent reader of the catalog"
   [jq]="the demo's and the examples' pipelines"
@@ -19,7 +20,7 @@ declare -A why=(
   [unzip]="the tests' independent reader of archives"
   [libimage-exiftool-perl]="the tests' independent reader of EXIF (exiftool)"
 )
-packages=(libsqlite3-dev libjpeg-dev libpng-dev libopenblas-dev librsvg2-dev fonts-dejavu-core chromium pkg-config sqlite3 jq python3 python3-venv zip unzip libimage-exiftool-perl)
+packages=(libsqlite3-dev libjpeg-dev libpng-dev libopenblas-dev librsvg2-dev fonts-dejavu-core chromium libjs-three pkg-config sqlite3 jq python3 python3-venv zip unzip libimage-exiftool-perl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,6 +10,12 @@ public struct SVGChart: Sendable {
     public var title: String
     public var width: Int
     public var height: Int
+    /// The prefix of the ids of the chart's title and description (`chart-title`), which must be
+    /// unique on a page that holds several charts inline.
+    public var idPrefix = "chart"
+    /// Whether the title is drawn at the top; a page with its own heading leaves it out (the
+    /// title stays the chart's accessible name).
+    public var drawsTitle = true
 
     /// Ranking charts show at most this many bars (the largest).
     public static let rankingLimit = 30
@@ -27,7 +33,7 @@ public struct SVGChart: Sendable {
         if let negative = data.points.first(where: { $0.value < 0 }) {
             throw .unsuitable("\"\(data.field)\" of \"\(negative.label)\" is negative; a \(kind.rawValue) chart draws amounts from 0")
         }
-        var svg = SVGWriter(width: width, height: height, title: title, description: description)
+        var svg = SVGWriter(width: width, height: height, title: title, description: description, idPrefix: idPrefix, drawsTitle: drawsTitle)
         switch kind {
         case .bars: drawColumns(&svg, line: false)
         case .line: drawColumns(&svg, line: true)

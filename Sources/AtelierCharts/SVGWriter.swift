@@ -5,14 +5,17 @@ import Foundation
 struct SVGWriter {
     private var out: String = ""
 
-    init(width: Int, height: Int, title: String, description: String) {
+    /// `idPrefix` names the title and description elements, unique on a page that holds several
+    /// charts inline; `drawsTitle` false leaves the title to the page's own heading.
+    init(width: Int, height: Int, title: String, description: String, idPrefix: String = "chart", drawsTitle: Bool = true) {
+        let prefix = Self.escape(idPrefix)
         out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
-        out += " role=\"img\" aria-labelledby=\"chart-title chart-desc\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n"
-        out += "<title id=\"chart-title\">\(Self.escape(title))</title>\n"
-        out += "<desc id=\"chart-desc\">\(Self.escape(description))</desc>\n"
+        out += " role=\"img\" aria-labelledby=\"\(prefix)-title \(prefix)-desc\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n"
+        out += "<title id=\"\(prefix)-title\">\(Self.escape(title))</title>\n"
+        out += "<desc id=\"\(prefix)-desc\">\(Self.escape(description))</desc>\n"
         out += "<rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>\n"
-        text(title, x: Double(width) / 2, y: 34, size: 20, anchor: "middle", className: "title", bold: true)
+        if drawsTitle { text(title, x: Double(width) / 2, y: 34, size: 20, anchor: "middle", className: "title", bold: true) }
     }
 
     mutating func finish() -> String {

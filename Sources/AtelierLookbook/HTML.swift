@@ -18,7 +18,7 @@ enum HTML {
         </head>
         <body>
         <a class="skip" href="#main">Skip to the content</a>
-        <header><nav aria-label="Lookbook"><a href="\(root)index.html">Garments</a> <a href="\(root)outfits.html">Outfits</a> <a href="\(root)insights.html">Insights</a> <a href="\(root)laundry.html">Laundry</a> <a href="\(root)photos.html">Photos</a></nav></header>
+        <header><nav aria-label="Lookbook"><a href="\(root)index.html">Garments</a> <a href="\(root)outfits.html">Outfits</a> <a href="\(root)insights.html">Insights</a> <a href="\(root)laundry.html">Laundry</a> <a href="\(root)photos.html">Photos</a> <a href="\(root)models.html">3D models</a></nav></header>
         <main id="main">
         \(body)
         </main>
@@ -56,6 +56,16 @@ enum HTML {
     .side li { width: 10rem; }
     .chart svg { max-width: 100%; height: auto; }
     .colour { display: inline-block; width: 1rem; height: 1rem; border: 1px solid var(--muted); vertical-align: middle; }
+    .model { margin: 0 0 1rem; max-width: 48rem; }
+    .stage { position: relative; aspect-ratio: 4 / 3; background: #f2f2f0; border: 1px solid var(--line); }
+    .stage canvas, .stage .poster { display: block; width: 100%; height: 100%; }
+    .stage canvas { cursor: grab; touch-action: none; }
+    .stage[data-state="ready"] .poster { display: none; }
+    .stage:focus { outline: 3px solid #E69F00; outline-offset: 2px; }
+    .model-controls { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 0.5rem; }
+    .model-controls button { font: inherit; font-size: 0.9rem; padding: 0.25rem 0.75rem; }
+    .model-note { color: var(--muted); font-size: 0.9rem; }
+    img.ar { vertical-align: middle; border: 1px solid var(--line); }
     [hidden] { display: none !important; }
     """
 }

@@ -8,6 +8,8 @@ import Foundation
 /// `file://` with no server (and, without JavaScript, the index is a plain list of links).
 public struct Lookbook {
     public let data: LookbookData
+    /// The 3D viewer's library, copied into the site; without it model pages show their still.
+    public let threeJS: ThreeJS?
 
     /// The site's files by relative path: the pages and stylesheet as bytes, and the photos as
     /// files to copy (their absolute paths).
@@ -16,7 +18,10 @@ public struct Lookbook {
         public var copies: [String: String] = [:]
     }
 
-    public init(_ data: LookbookData) { self.data = data }
+    public init(_ data: LookbookData, threeJS: ThreeJS? = nil) {
+        self.data = data
+        self.threeJS = threeJS
+    }
 
     public func files() -> Files {
         var files = Files()
@@ -35,6 +40,10 @@ public struct Lookbook {
         files.contents["insights.html"] = Array(insights().utf8)
         files.contents["laundry.html"] = Array(laundryPage().utf8)
         files.contents["photos.html"] = Array(photosPage(&files).utf8)
+        files.contents["models.html"] = Array(modelIndex(&files).utf8)
+        for model in shownModels {
+            files.contents["models/\(Self.safe(model.id)).html"] = Array(modelPage(model.id, model.record, model.assets, &files).utf8)
+        }
         return files
     }
 
@@ -197,9 +206,21 @@ public struct Lookbook {
             guard let oid = outfit["id"]?.string else { return nil }
             return "<li><a href=\"../outfits/\(Self.safe(oid)).html\">\(HTML.escape(outfit["name"]?.string ?? oid))</a></li>"
         }
+        // The 3D view, when there is a model, first: it shows the garment best.
+        let model = model(of: garment)
+        var threeD = ""
+        if let model {
+            addFiles(ofModel: model.id, model.assets, &files)
+            threeD = """
+            <h2>In 3D</h2>
+            \(viewer(model.id, name: name, root: "../"))
+            <p><a href="../models/\(Self.safe(model.id)).html">The model\u{2019}s page</a></p>
+
+            """
+        }
         let body = """
         <h1>\(HTML.escape(name))</h1>
-        <section class="photos" aria-label="Photos">\(photos.isEmpty ? "<p>No photos yet.</p>" : photos.joined())</section>
+        \(threeD)<section class="photos" aria-label="Photos">\(photos.isEmpty ? "<p>No photos yet.</p>" : photos.joined())</section>
         <h2>About it</h2>
         <table class="facts">\(facts.map { "<tr><th scope=\"row\">\($0.0)</th><td>\($0.1)</td></tr>" }.joined())</table>
         <h2>Care</h2>
@@ -207,7 +228,7 @@ public struct Lookbook {
         <h2>Outfits</h2>
         \(outfits.isEmpty ? "<p>In no outfit yet.</p>" : "<ul>\(outfits.joined())</ul>")
         """
-        return HTML.page(title: name, root: "../", body: body)
+        return HTML.page(title: name, root: "../", body: body, scripts: model.map { viewerScripts($0.id) } ?? [])
     }
 
     // MARK: outfits
@@ -255,9 +276,12 @@ public struct Lookbook {
             ("month", "wears", .line, "Wears by month"),
             ("garment", "costPerWear", .ranking, "Cost per wear"),
         ]
-        for (by, field, kind, title) in plans {
-            guard let records = data.stats[by], let chart = try? ChartData.fromStats(records, field: field),
-                  let svg = try? SVGChart(kind: kind, data: chart, title: title, width: 800, height: kind == .ranking ? 640 : 420).render() else { continue }
+        for (index, (by, field, kind, title)) in plans.enumerated() {
+            guard let records = data.stats[by], let chart = try? ChartData.fromStats(records, field: field) else { continue }
+            var drawing = SVGChart(kind: kind, data: chart, title: title, width: 800, height: kind == .ranking ? 640 : 420)
+            drawing.idPrefix = "chart\(index + 1)"
+            drawing.drawsTitle = false  // the section's heading is the title
+            guard let svg = try? drawing.render() else { continue }
             // Inline, without the XML declaration, so its text is the page's text.
             let inline = svg.split(separator: "\n", maxSplits: 1).last.map(String.init) ?? svg
             sections.append("<section class=\"chart\" aria-label=\"\(HTML.escape(title))\"><h2>\(HTML.escape(title))</h2>\n\(inline)</section>")

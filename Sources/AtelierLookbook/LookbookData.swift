@@ -8,6 +8,10 @@ public struct LookbookData: Sendable {
     /// Image records by id, with `thumbnailSquare`, `thumbnail` and `path` as absolute paths.
     public var images: [String: JSONObject] = [:]
     public var laundry: [JSONObject] = []
+    /// `model` records, and the files made from each one's mesh (`ModelAssets`) by id; a model
+    /// without files has no page.
+    public var models: [JSONObject] = []
+    public var modelAssets: [String: ModelAssets] = [:]
     /// `stats` records for the insights page, by grouping (category, month, garment…).
     public var stats: [String: [JSONObject]] = [:]
     /// The day the laundry plan is made for (days since 1970-01-01).
@@ -24,6 +28,7 @@ public struct LookbookData: Sendable {
             guard let id = record["id"]?.string else { return false }
             images[id] = record
         case "laundry": laundry.append(record)
+        case "model": models.append(record)
         case "stats": stats[record["by"]?.string ?? "group", default: []].append(record)
         default: return false
         }

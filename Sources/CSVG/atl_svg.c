@@ -89,4 +89,52 @@ int atl_svg_render_png(const uint8_t *svg, size_t size, int width, int height,
     return status;
 }
 
+int atl_triangles_render_png(const float *xy, const uint8_t *rgb, size_t count, int width, int height,
+                             uint32_t background, uint8_t **png, size_t *png_size, char *message, size_t message_size) {
+    *png = NULL;
+    *png_size = 0;
+    if (width <= 0 || height <= 0 || width > 8192 || height > 8192) {
+        snprintf(message, message_size, "a PNG of %d x %d pixels is out of range", width, height);
+        return 1;
+    }
+    // Drawn without antialiasing at twice the size, then halved: neighbours share their edges
+    // exactly (antialiased edges would leave seams where two faces each cover half a pixel),
+    // and the halving smooths the outline four samples to a pixel.
+    cairo_surface_t *large = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * width, 2 * height);
+    cairo_t *cr = cairo_create(large);
+    cairo_set_source_rgb(cr, ((background >> 16) & 255) / 255.0, ((background >> 8) & 255) / 255.0, (background & 255) / 255.0);
+    cairo_paint(cr);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+    cairo_scale(cr, 2, 2);
+    for (size_t i = 0; i < count; i++) {
+        const float *p = xy + 6 * i;
+        cairo_move_to(cr, p[0], p[1]);
+        cairo_line_to(cr, p[2], p[3]);
+        cairo_line_to(cr, p[4], p[5]);
+        cairo_close_path(cr);
+        cairo_set_source_rgb(cr, rgb[3 * i] / 255.0, rgb[3 * i + 1] / 255.0, rgb[3 * i + 2] / 255.0);
+        cairo_fill(cr);
+    }
+    cairo_destroy(cr);
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    cr = cairo_create(surface);
+    cairo_scale(cr, 0.5, 0.5);
+    cairo_set_source_surface(cr, large, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    cairo_surface_destroy(large);
+    png_buffer buffer = {NULL, 0, 0};
+    cairo_status_t written = cairo_surface_write_to_png_stream(surface, append, &buffer);
+    cairo_surface_destroy(surface);
+    if (written != CAIRO_STATUS_SUCCESS) {
+        snprintf(message, message_size, "cairo cannot encode the PNG: %s", cairo_status_to_string(written));
+        free(buffer.bytes);
+        return 1;
+    }
+    *png = buffer.bytes;
+    *png_size = buffer.size;
+    return 0;
+}
+
 void atl_svg_free(uint8_t *png) { free(png); }

@@ -44,8 +44,13 @@ public struct ExportCommand: ParsableCommand {
             index.html#category=top) and leave plain links without JavaScript; a page per garment \
             (photos, facts, cost per wear, the care symbols drawn with what each means, its outfits \
             and laundry state), a page per outfit, an insights page of charts, the laundry (loads \
-            in the wash and today's plan) and the groups of near-duplicate photos. It reads the \
-            catalog itself, or with '-' only the records on standard input. The site appears \
+            in the wash and today's plan), the groups of near-duplicate photos, and a page per 3D \
+            model (and on its garment's page) where the model turns and zooms in the browser: \
+            three.js from Debian's libjs-three (or the directory ATELIER_THREE_JS names) is copied \
+            into js/ with its licence and the GLB is embedded, so it works from file:// with no \
+            server; a still is shown while it loads (or alone, without three.js or WebGL), and a \
+            rel="ar" link opens the USDZ in AR Quick Look. It reads the catalog itself, or with \
+            '-' only the records on standard input. The site appears \
             whole or not at all, a second export rewrites only the files that changed and says \
             how many, and a directory that is not a lookbook is never replaced (exit 73). It \
             prints the site's file:// address.
@@ -63,6 +68,8 @@ public struct ExportCommand: ParsableCommand {
               atl-query stats --by garment --since 90d | atl-export --format png --value wears --title 'Most worn this season' -o most-worn.png
               atl-reconstruct capture --detail preview --checkpoint capture.ckpt -o model-export | tee model.json | atl-export --format usdz -o Models/ | jq -r .files.usdz
               atl-export --format glb -o shirt.glb < model.json > /dev/null
+              atl-reconstruct capture --detail preview --checkpoint capture.ckpt --garment "$(atl-query garments --limit 1 --fields id | jq -r .id)" -o model-3d | atl-import | jq -r .type
+              atl-export --format html -o lookbook
             """,
         version: AtelierVersion.string)
 

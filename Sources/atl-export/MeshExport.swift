@@ -62,34 +62,22 @@ struct MeshExport {
         return updated
     }
 
-    /// The mesh and its texture, read back from a model's `mesh/` files.
+    /// The mesh and its texture, read back from a model's `mesh/` files (`MeshFile`).
     static func readMesh(_ path: String, source: String, line: Int) throws -> TexturedMesh {
-        let bytes: [UInt8]
-        do throws(RecordsError) {
-            bytes = try RegularFile.read(path)
+        do throws(MeshFile.Failure) {
+            return try MeshFile.read(path)
         } catch {
-            if case .notARegularFile = error { throw ToolFailure("\(source):\(line): \(error)", .dataError) }
-            throw ToolFailure("\(source):\(line): \(path): cannot read the model's mesh", error.sysexit)
-        }
-        var (mesh, textureFile): (TexturedMesh, String?)
-        do {
-            (mesh, textureFile) = try PLYMeshReader.read(bytes)
-        } catch {
-            throw ToolFailure("\(path): ", wrapping: error)
-        }
-        if let textureFile, !mesh.textureCoordinates.isEmpty {
-            // Only a file beside the mesh: a name from the file is not a path to follow.
-            let name = (textureFile as NSString).lastPathComponent
-            let texturePath = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-            do throws(RecordsError) {
-                mesh.texturePNG = try RegularFile.read(texturePath)
-            } catch {
+            switch error {
+            case .mesh(let error):
+                if case .notARegularFile = error { throw ToolFailure("\(source):\(line): \(error)", .dataError) }
+                throw ToolFailure("\(source):\(line): \(path): cannot read the model's mesh", error.sysexit)
+            case .format(let error):
+                throw ToolFailure("\(path): ", wrapping: error)
+            case .texture(let texturePath, let error):
                 if case .notARegularFile = error { throw ToolFailure("\(path): its texture \(error)", .dataError) }
                 throw ToolFailure("\(path): its texture \(texturePath) cannot be read", error.sysexit)
             }
         }
-        mesh.name = "Garment"
-        return mesh
     }
 
     private mutating func destination(index: Int) throws -> String {

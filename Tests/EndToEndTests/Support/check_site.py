@@ -7,7 +7,7 @@ site a browser can open from file:// with nothing from a network.
 Every .html file parses; has <html lang>, a <title> and one <h1>; every href and src is relative
 (no scheme, no leading /) and names a file of the site (fragments aside); no http:, https: or //
 anywhere in a link or a script or stylesheet address; every <img> has a non-empty alt; every
-<select> sits in a <label>. Prints "ok N pages" or the first failure, and exits 0 or 1.
+<select> sits in a <label>; no id is used twice on a page. Prints "ok N pages" or the first failure, and exits 0 or 1.
 """
 import os
 import sys
@@ -19,9 +19,14 @@ class Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.links, self.problems, self.h1, self.title, self.lang = [], [], 0, False, False
         self.open_labels = 0
+        self.ids = set()
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if a.get("id"):
+            if a["id"] in self.ids:
+                self.problems.append(f"the id {a['id']!r} is used twice")
+            self.ids.add(a["id"])
         if tag == "html" and a.get("lang"):
             self.lang = True
         if tag == "title":
