@@ -700,10 +700,16 @@ def _bleach(code, rng):
     else:
         _outline(d, rng, tri)
     if code == "bleach-non-chlorine":
+        # Two oblique lines from the base up to one side, parallel to the other: as drawn here
+        # they meet the left side (parallel to the right one, as on many real labels); mirrored
+        # they meet the right side, parallel to the left one, as ISO 3758's figure draws them.
         xb = rng.uniform(0.34, 0.48)
         lw = d.width * rng.uniform(0.8, 1.0)
+        mirror = rng.random() < 0.5
         for base in (xb, min(0.85, xb + rng.uniform(0.17, 0.25))):
             a, b = np.array([base, ht]), np.array([0.5 * base, ht * (1 - base)])
+            if mirror:
+                a, b = np.array([1 - a[0], a[1]]), np.array([1 - b[0], b[1]])
             u = (b - a) / np.linalg.norm(b - a)
             inset = d.width * rng.uniform(0.4, 2.0)
             d.line([a + u * inset, b - u * inset], lw)
@@ -764,12 +770,17 @@ def _tumble(code, rng):
 
 
 def _shade_lines(d, rng, limit):
-    """Two short parallel diagonals across the upper left corner, ending `limit` from it at most."""
+    """The shade mark across the upper left corner, ending `limit` from it at most: one oblique
+    line as ISO 3758 draws it, or two parallel ones as ASTM D5489 does (both occur on labels)."""
+    lw = d.width * rng.uniform(0.8, 1.0)
+    if rng.random() < 0.5:
+        t = min(limit, rng.uniform(0.2, 0.34))
+        d.line([(t, 0), (0, t)], lw)
+        return
     t1 = rng.uniform(0.12, 0.2)
     t2 = t1 + rng.uniform(0.1, 0.15)
     if t2 > limit:
         t1, t2 = t1 * limit / t2, limit
-    lw = d.width * rng.uniform(0.8, 1.0)
     for t in (t1, t2):
         d.line([(t, 0), (0, t)], lw)
 
