@@ -1,36 +1,50 @@
 #!/usr/bin/env bash
-# Care-label benchmark: `atl-classify --task care` on an independent test set, for accuracy and
-# speed.
+# Care-label benchmark: `atl-classify --task care` on two test sets, for accuracy and speed:
+# the own test renderer (benchmarks/care/render_test.py) and an independent renderer that draws
+# every symbol from the standards' descriptions (benchmarks/care/render_standards.py; see
+# benchmarks/care/README-standards.md).
 #
 #   swift build -c release && benchmarks/care.sh
-#   LABELS=60 SINGLES=124 NEGATIVES=40 benchmarks/care.sh      # a quick run (its own cached set)
+#   LABELS=60 SINGLES=124 NEGATIVES=40 STD_LABELS=40 STD_SINGLES=124 STD_NEGATIVES=40 benchmarks/care.sh
+#                                                         # a quick run (its own cached sets)
+#   SKIP_OWN=1 benchmarks/care.sh                         # the standards set only
 #
-# Test set (benchmarks/care/render_test.py; matplotlib drawing, numpy/scipy photo effects, a
-# renderer independent of the training one): 620 crops of single symbols (every code 10 times),
-# 300 photos of whole care labels (1000 px wide, 2–7 symbols, boxes), 200 negatives (no symbol).
-# Seed fixed. Made once into ${CARE_TESTSET:-.build-bench/care-testset} and reused; remade when
-# render_test.py, the counts or the Python library versions change (a hash in .stamp). It takes
-# a few minutes on 2 cores.
+# Own test set (render_test.py; matplotlib drawing, numpy/scipy photo effects, a renderer
+# independent of the training one): 620 crops of single symbols (every code 10 times), 300
+# photos of whole care labels (1000 px wide, 2–7 symbols, boxes), 200 negatives (no symbol).
+# Standards test set (render_standards.py; Pillow drawing from ISO 3758 / ASTM D5489 /
+# GINETEX descriptions, numpy/scipy photo effects, sharing no code with either renderer): 1240
+# crops (every code 20 times), 200 label photos (half ISO, half ASTM style), 200 negatives.
+# Seeds fixed. Each set is made once into ${CARE_TESTSET:-.build-bench/care-testset} and
+# ${CARE_STD_TESTSET:-.build-bench/care-standards} and reused; remade when its renderer, the
+# counts or the Python library versions change (a hash in .stamp). Each takes a few minutes on
+# 2 cores.
 #
-# Runs, all from inside the test set directory (so the paths are relative to it) and pinned to
-# one core with `taskset -c 0`:
-#   singles    one atl-classify --task care invocation over the 620 crops
-#   labels     one invocation over the 300 label photos: wall time / 300 = time per label photo
-#   negatives  one invocation over the 200 negatives
-#   one by one the first 20 label photos, one invocation each (process start and model loading
-#              included); the slowest is reported
+# Runs, for each set, all from inside the test set directory (so the paths are relative to it)
+# and pinned to one core with `taskset -c 0`:
+#   singles    one atl-classify --task care invocation over the single-symbol crops
+#   labels     one invocation over the label photos: wall time / photos = time per label photo
+#   negatives  one invocation over the negatives
+#   one by one (own set only, ONE_BY_ONE; STD_ONE_BY_ONE for the other) the first 20 label
+#              photos, one invocation each (process start and model loading included); the
+#              slowest is reported
 # Wall time from bash's clock around each invocation; peak RSS from `/usr/bin/time -f %M` when
-# present. Then benchmarks/care/evaluate.py scores the output (singles top-1, labels exact set and
-# F1, negatives empty) and prints a table for benchmarks/RESULTS.md.
+# present. Then benchmarks/care/evaluate.py scores the output (singles top-1 overall and per
+# code, labels exact set, symbol count and F1, negatives empty) and prints a table for
+# benchmarks/RESULTS.md; the two tables are printed one after the other at the end.
 #
-# Targets (the care-label issue): singles top-1 ≥ 0.98; labels exact set ≥ 0.90 and symbol F1
-# ≥ 0.97; negatives empty ≥ 0.95; ≤ 50 ms per label photo on one core. A missed target is
-# reported, not an error: the exit status is 0 unless something failed (BENCH_STRICT=1 makes a
-# missed target exit 2).
+# Targets (the care-label issue), own set: singles top-1 ≥ 0.98; labels exact set ≥ 0.90 and
+# symbol F1 ≥ 0.97; negatives empty ≥ 0.95; ≤ 50 ms per label photo on one core; and for both
+# sets no code below 0.80 top-1 and the symbol count right on ≥ 0.90 of the labels. Standards
+# set (evaluate.py --targets standards): singles top-1 ≥ 0.95, labels exact set ≥ 0.80, the
+# rest as for the own set. A missed target is reported, not an error: the exit status is 0
+# unless something failed (BENCH_STRICT=1 makes a missed target in either set exit 2).
 #
 # Environment: ATL_BIN (.build/release), CARE_TESTSET (.build-bench/care-testset), SINGLES (620),
-# LABELS (300), NEGATIVES (200), ONE_BY_ONE (20), WORK (benchmarks/work/care), PYTHON (python3),
-# BENCH_STRICT (0).
+# LABELS (300), NEGATIVES (200), ONE_BY_ONE (20), CARE_STD_TESTSET (.build-bench/care-standards),
+# STD_SINGLES (1240), STD_LABELS (200), STD_NEGATIVES (200), STD_ONE_BY_ONE (0), SKIP_OWN (0),
+# SKIP_STD (0), WORK (benchmarks/work/care; the standards set's files in WORK/standards),
+# PYTHON (python3), BENCH_STRICT (0).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -46,15 +60,26 @@ DEFAULT_SET=$ROOT/.build-bench/care-testset
 [[ "$SINGLES $LABELS $NEGATIVES" == "620 300 200" ]] || DEFAULT_SET+="-$SINGLES-$LABELS-$NEGATIVES"
 TESTSET=${CARE_TESTSET:-$DEFAULT_SET}
 ONE_BY_ONE=${ONE_BY_ONE:-20}
+STD_SEED=20261127
+STD_SINGLES=${STD_SINGLES:-1240}
+STD_LABELS=${STD_LABELS:-200}
+STD_NEGATIVES=${STD_NEGATIVES:-200}
+DEFAULT_STD_SET=$ROOT/.build-bench/care-standards
+[[ "$STD_SINGLES $STD_LABELS $STD_NEGATIVES" == "1240 200 200" ]] || DEFAULT_STD_SET+="-$STD_SINGLES-$STD_LABELS-$STD_NEGATIVES"
+STD_TESTSET=${CARE_STD_TESTSET:-$DEFAULT_STD_SET}
+STD_ONE_BY_ONE=${STD_ONE_BY_ONE:-0}
+SKIP_OWN=${SKIP_OWN:-0}
+SKIP_STD=${SKIP_STD:-0}
 PYTHON=${PYTHON:-python3}
 RESULTS=$WORK/results.md
 
 SCRIPT=care.sh
 . "$HERE/lib.sh"
 
-for n in "$SINGLES" "$LABELS" "$NEGATIVES" "$ONE_BY_ONE"; do
-    [[ $n =~ ^[0-9]+$ ]] || die "SINGLES, LABELS, NEGATIVES and ONE_BY_ONE must be whole numbers"
+for n in "$SINGLES" "$LABELS" "$NEGATIVES" "$ONE_BY_ONE" "$STD_SINGLES" "$STD_LABELS" "$STD_NEGATIVES" "$STD_ONE_BY_ONE"; do
+    [[ $n =~ ^[0-9]+$ ]] || die "SINGLES, LABELS, NEGATIVES, ONE_BY_ONE and their STD_ forms must be whole numbers"
 done
+[[ $SKIP_OWN == 1 && $SKIP_STD == 1 ]] && die "SKIP_OWN=1 and SKIP_STD=1: nothing to run"
 [[ -x $ATL_BIN/atl-classify ]] || die "$ATL_BIN/atl-classify not found; build it first: swift build -c release"
 mkdir -p "$WORK"
 # absolute paths: the runs cd into the test set
@@ -62,11 +87,16 @@ ATL_BIN=$(cd "$ATL_BIN" && pwd)
 WORK=$(cd "$WORK" && pwd)
 
 # ---------------------------------------------------------------------------------------------
-# Python: matplotlib, numpy, scipy, Pillow (from PyPI when missing; into a venv when the system
-# Python refuses pip, as Debian's does)
+# Python: numpy, scipy, Pillow, and matplotlib for the own set (from PyPI when missing; into a
+# venv when the system Python refuses pip, as Debian's does)
 # ---------------------------------------------------------------------------------------------
-PY_LIBS=(matplotlib numpy scipy pillow)
-py_ok() { "$1" -c 'import matplotlib, numpy, scipy, PIL' 2>/dev/null; }
+PY_LIBS=(numpy scipy pillow)
+PY_IMPORTS="numpy, scipy, PIL"
+if [[ $SKIP_OWN != 1 ]]; then
+    PY_LIBS=(matplotlib "${PY_LIBS[@]}")
+    PY_IMPORTS="matplotlib, $PY_IMPORTS"
+fi
+py_ok() { "$1" -c "import $PY_IMPORTS" 2>/dev/null; }
 VENV=$ROOT/.build-bench/venv
 if ! py_ok "$PYTHON"; then
     if [[ -x $VENV/bin/python ]] && py_ok "$VENV/bin/python"; then
@@ -76,38 +106,51 @@ if ! py_ok "$PYTHON"; then
         "$PYTHON" -m venv "$VENV" >&2 || die "$PYTHON -m venv failed"
         "$VENV/bin/pip" install --quiet "${PY_LIBS[@]}" >&2 || die "pip could not install ${PY_LIBS[*]}"
         PYTHON=$VENV/bin/python
-        py_ok "$PYTHON" || die "matplotlib, numpy, scipy or Pillow still does not import"
+        py_ok "$PYTHON" || die "$PY_IMPORTS still do not import"
     fi
 fi
 
 # ---------------------------------------------------------------------------------------------
-# Test set: made once per renderer version, seed and size
+# Test sets: each made once per renderer version, seed and size
 # ---------------------------------------------------------------------------------------------
-RENDERER=$HERE/care/render_test.py
-RENDERER_SHA=$(sha256sum < "$RENDERER" | cut -d' ' -f1)
-describe() {
-    echo "render_test.py $RENDERER_SHA"
-    echo "seed $SEED, $SINGLES singles, $LABELS labels, $NEGATIVES negatives"
-    "$PYTHON" -c 'import matplotlib, numpy, scipy, PIL; print("matplotlib", matplotlib.__version__, "numpy", numpy.__version__, "scipy", scipy.__version__, "Pillow", PIL.__version__)'
+# versions LIB...: "matplotlib 3.9.2 numpy 2.1.3 ..." for the Python libraries named (Pillow is
+# imported as PIL)
+versions() {
+    "$PYTHON" -c 'import importlib, sys
+print(" ".join(n + " " + importlib.import_module({"Pillow": "PIL"}.get(n, n)).__version__ for n in sys.argv[1:]))' "$@"
 }
-DESCRIPTION=$(describe)
-STAMP=$(sha256sum <<< "$DESCRIPTION" | cut -d' ' -f1)
-GEN_SECONDS="earlier (cached)"
-if [[ -f $TESTSET/.stamp && $(head -n 1 "$TESTSET/.stamp") == "$STAMP" ]]; then
-    say "test set up to date in $TESTSET"
-else
-    say "making the test set in $TESTSET (seed $SEED; a few minutes on 2 cores)"
-    TMPSET=$TESTSET.partial
-    rm -rf "$TMPSET"
-    mkdir -p "$TMPSET"
+
+# make_set DIR RENDERER SEED SINGLES LABELS NEGATIVES LIB...: (re)makes the set in DIR unless
+# its .stamp (renderer hash, seed, counts, versions of the libraries it uses) matches; sets
+# RENDERER_SHA and GEN_SECONDS.
+make_set() {
+    local dir=$1 renderer=$2 seed=$3 singles=$4 labels=$5 negatives=$6 description stamp t0 tmp
+    local name=${renderer##*/}
+    shift 6
+    RENDERER_SHA=$(sha256sum < "$renderer" | cut -d' ' -f1)
+    description=$(
+        echo "$name $RENDERER_SHA"
+        echo "seed $seed, $singles singles, $labels labels, $negatives negatives"
+        versions "$@"
+    )
+    stamp=$(sha256sum <<< "$description" | cut -d' ' -f1)
+    GEN_SECONDS="earlier (cached)"
+    if [[ -f $dir/.stamp && $(head -n 1 "$dir/.stamp") == "$stamp" ]]; then
+        say "test set up to date in $dir"
+        return
+    fi
+    say "making the test set in $dir with $name (seed $seed; a few minutes on 2 cores)"
+    tmp=$dir.partial
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
     t0=$EPOCHREALTIME
-    "$PYTHON" "$RENDERER" --out "$TMPSET" --seed "$SEED" --singles "$SINGLES" --labels "$LABELS" \
-        --negatives "$NEGATIVES" --jobs 2 || { rm -rf "$TMPSET"; die "render_test.py failed"; }
+    "$PYTHON" "$renderer" --out "$tmp" --seed "$seed" --singles "$singles" --labels "$labels" \
+        --negatives "$negatives" --jobs 2 || { rm -rf "$tmp"; die "$name failed"; }
     GEN_SECONDS=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f s", b - a }')
-    printf '%s\n%s\n' "$STAMP" "$DESCRIPTION" > "$TMPSET/.stamp"
-    rm -rf "$TESTSET"
-    mv "$TMPSET" "$TESTSET"
-fi
+    printf '%s\n%s\n' "$stamp" "$description" > "$tmp/.stamp"
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+}
 
 # ---------------------------------------------------------------------------------------------
 # Runs
@@ -123,15 +166,15 @@ fi
 TIMER=()
 [[ -x /usr/bin/time ]] && TIMER=(/usr/bin/time -f '%M' -o "$WORK/rss.txt")
 
-# classify OUT PATH...: one atl-classify --task care run from the test set directory. Sets
-# SECONDS_TAKEN and RSS_KB (null without /usr/bin/time). Exit status 1 is accepted (grep-like
-# "nothing found", plausible on negatives); anything else stops the benchmark.
+# classify OUT PATH...: one atl-classify --task care run from the test set directory $SET.
+# Sets SECONDS_TAKEN and RSS_KB (null without /usr/bin/time). Exit status 1 is accepted
+# (grep-like "nothing found", plausible on negatives); anything else stops the benchmark.
 classify() {
     local out=$1 rc=0 t0
     shift
     rm -f "$WORK/rss.txt"
     t0=$EPOCHREALTIME
-    (cd "$TESTSET" && exec "${PIN[@]}" "${TIMER[@]}" "$ATL_BIN/atl-classify" --task care --progress none "$@") \
+    (cd "$SET" && exec "${PIN[@]}" "${TIMER[@]}" "$ATL_BIN/atl-classify" --task care --progress none "$@") \
         > "$out" 2> "$out.err" || rc=$?
     SECONDS_TAKEN=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f", b - a }')
     if ((rc > 1)); then
@@ -143,8 +186,57 @@ classify() {
     [[ $RSS_KB =~ ^[0-9]+$ ]] || RSS_KB=null
 }
 
-images_of() {  # images_of SUBSET: its image paths relative to the test set, sorted
-    (cd "$TESTSET" && find "$1" -maxdepth 1 -type f \( -name '*.png' -o -name '*.jpg' \) | LC_ALL=C sort)
+images_of() {  # images_of SUBSET: its image paths relative to the test set $SET, sorted
+    (cd "$SET" && find "$1" -maxdepth 1 -type f \( -name '*.png' -o -name '*.jpg' \) | LC_ALL=C sort)
+}
+
+# run_set SET OUTDIR ONE_BY_ONE: the three invocations (and the one-by-one runs) on a set;
+# the tool's output in OUTDIR/{singles,labels,negatives}.jsonl, times in OUTDIR/timing.json;
+# sets OUTPUTS.
+run_set() {
+    SET=$1
+    local outdir=$2 one_by_one=$3 subset f slowest slowest_s parts=() secs=() files=()
+    mkdir -p "$outdir"
+    OUTPUTS=()
+    for subset in singles labels negatives; do
+        mapfile -t files < <(images_of "$subset")
+        if ((${#files[@]} == 0)); then
+            say "$subset: no images, skipped"
+            continue
+        fi
+        say "$subset: ${#files[@]} images in one run"
+        # warm the page cache so the first run does not pay for the disk
+        (cd "$SET" && cat "${files[@]}" > /dev/null)
+        classify "$outdir/$subset.jsonl" "${files[@]}"
+        OUTPUTS+=("$outdir/$subset.jsonl")
+        parts+=("\"$subset\": {\"images\": ${#files[@]}, \"seconds\": $SECONDS_TAKEN, \"maxRssKB\": $RSS_KB}")
+        say "$subset: $SECONDS_TAKEN s"
+    done
+    mapfile -t files < <(images_of labels | head -n "$one_by_one")
+    if ((one_by_one > 0 && ${#files[@]})); then
+        say "one by one: ${#files[@]} label photos, one run each"
+        rm -f "$outdir/one-by-one.jsonl.new"
+        slowest=""
+        slowest_s=0
+        for f in "${files[@]}"; do
+            classify "$outdir/one-by-one.jsonl.tmp" "$f"
+            cat "$outdir/one-by-one.jsonl.tmp" >> "$outdir/one-by-one.jsonl.new"
+            secs+=("$SECONDS_TAKEN")
+            if awk -v a="$SECONDS_TAKEN" -v b="$slowest_s" 'BEGIN { exit !(a > b) }'; then
+                slowest=$f
+                slowest_s=$SECONDS_TAKEN
+            fi
+        done
+        mv "$outdir/one-by-one.jsonl.new" "$outdir/one-by-one.jsonl"
+        rm -f "$outdir/one-by-one.jsonl.tmp" "$outdir/one-by-one.jsonl.tmp.err"
+        parts+=("\"oneByOne\": {\"seconds\": [$(IFS=,; echo "${secs[*]}")], \"slowestPath\": \"$slowest\"}")
+    fi
+    {
+        printf '{"pinning": "%s"' "$PINNING"
+        for part in "${parts[@]}"; do printf ', %s' "$part"; done
+        printf '}\n'
+    } > "$outdir/timing.json"
+    ((${#OUTPUTS[@]})) || die "the test set in $SET has no images"
 }
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -152,67 +244,74 @@ STARTED=$(date -u '+%Y-%m-%d %H:%M UTC')
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo "?")
 [[ -n $(git -C "$ROOT" status --porcelain -- Sources Package.swift 2> /dev/null) ]] && commit+=" (with uncommitted changes)"
 say "$STARTED, load $LOAD_START, $(nproc) cores; atl from $ATL_BIN ($commit); $PINNING"
-
-TIMING_PARTS=()
-OUTPUTS=()
-for subset in singles labels negatives; do
-    mapfile -t files < <(images_of "$subset")
-    if ((${#files[@]} == 0)); then
-        say "$subset: no images, skipped"
-        continue
-    fi
-    say "$subset: ${#files[@]} images in one run"
-    # warm the page cache so the first run does not pay for the disk
-    (cd "$TESTSET" && cat "${files[@]}" > /dev/null)
-    classify "$WORK/$subset.jsonl" "${files[@]}"
-    OUTPUTS+=("$WORK/$subset.jsonl")
-    TIMING_PARTS+=("\"$subset\": {\"images\": ${#files[@]}, \"seconds\": $SECONDS_TAKEN, \"maxRssKB\": $RSS_KB}")
-    say "$subset: $SECONDS_TAKEN s"
-done
-
-mapfile -t files < <(images_of labels | head -n "$ONE_BY_ONE")
-if ((${#files[@]})); then
-    say "one by one: ${#files[@]} label photos, one run each"
-    rm -f "$WORK/one-by-one.jsonl.new"
-    secs=()
-    slowest=""
-    slowest_s=0
-    for f in "${files[@]}"; do
-        classify "$WORK/one-by-one.jsonl.tmp" "$f"
-        cat "$WORK/one-by-one.jsonl.tmp" >> "$WORK/one-by-one.jsonl.new"
-        secs+=("$SECONDS_TAKEN")
-        if awk -v a="$SECONDS_TAKEN" -v b="$slowest_s" 'BEGIN { exit !(a > b) }'; then
-            slowest=$f
-            slowest_s=$SECONDS_TAKEN
-        fi
-    done
-    mv "$WORK/one-by-one.jsonl.new" "$WORK/one-by-one.jsonl"
-    rm -f "$WORK/one-by-one.jsonl.tmp" "$WORK/one-by-one.jsonl.tmp.err"
-    TIMING_PARTS+=("\"oneByOne\": {\"seconds\": [$(IFS=,; echo "${secs[*]}")], \"slowestPath\": \"$slowest\"}")
-fi
-LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
-{
-    printf '{"pinning": "%s"' "$PINNING"
-    for part in "${TIMING_PARTS[@]}"; do printf ', %s' "$part"; done
-    printf '}\n'
-} > "$WORK/timing.json"
-
-# ---------------------------------------------------------------------------------------------
-# Report
-# ---------------------------------------------------------------------------------------------
-((${#OUTPUTS[@]})) || die "the test set has no images"
-"$PYTHON" "$HERE/care/evaluate.py" --truth "$TESTSET" --output "${OUTPUTS[@]}" --timing "$WORK/timing.json" \
-    --json "$WORK/metrics.json" > "$WORK/table.md" || die "evaluate.py failed"
-{
-    echo "Run: $STARTED; load average at start $LOAD_START, at end $LOAD_END; $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), Linux $(uname -r); atl at $commit; atl-classify pinned with $PINNING."
-    echo "Test set: benchmarks/care/render_test.py, seed $SEED: $SINGLES singles, $LABELS label photos, $NEGATIVES negatives (render_test.py sha256 ${RENDERER_SHA:0:12}; made in $TESTSET: $GEN_SECONDS)."
-    echo
-    cat "$WORK/table.md"
-} | tee "$RESULTS.partial"
-mv "$RESULTS.partial" "$RESULTS"
-say "table also in $RESULTS; the tool's output in $WORK/{singles,labels,negatives}.jsonl, every number in $WORK/metrics.json"
-
-missed_target() {
-    "$PYTHON" -c 'import json, sys; t = json.load(open(sys.argv[1]))["targets"]; sys.exit(0 if any(v["met"] is False for v in t.values()) else 1)' "$WORK/metrics.json"
+machine() {
+    echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), Linux $(uname -r); atl at $commit; atl-classify pinned with $PINNING"
 }
-if [[ ${BENCH_STRICT:-0} == 1 ]] && missed_target; then exit 2; fi
+
+# ---------------------------------------------------------------------------------------------
+# Own set (render_test.py)
+# ---------------------------------------------------------------------------------------------
+if [[ $SKIP_OWN != 1 ]]; then
+    make_set "$TESTSET" "$HERE/care/render_test.py" "$SEED" "$SINGLES" "$LABELS" "$NEGATIVES" \
+        matplotlib numpy scipy Pillow
+    run_set "$TESTSET" "$WORK" "$ONE_BY_ONE"
+    LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+    "$PYTHON" "$HERE/care/evaluate.py" --truth "$TESTSET" --output "${OUTPUTS[@]}" --timing "$WORK/timing.json" \
+        --targets own --json "$WORK/metrics.json" > "$WORK/table.md" || die "evaluate.py failed"
+    {
+        echo "Run: $STARTED; load average at start $LOAD_START, at end $LOAD_END; $(machine)."
+        echo "Test set: benchmarks/care/render_test.py, seed $SEED: $SINGLES singles, $LABELS label photos, $NEGATIVES negatives (render_test.py sha256 ${RENDERER_SHA:0:12}; made in $TESTSET: $GEN_SECONDS)."
+        echo
+        cat "$WORK/table.md"
+    } > "$RESULTS.partial"
+    mv "$RESULTS.partial" "$RESULTS"
+    say "own set: table in $RESULTS; the tool's output in $WORK/{singles,labels,negatives}.jsonl, every number in $WORK/metrics.json"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Independent standards set (render_standards.py)
+# ---------------------------------------------------------------------------------------------
+STD_WORK=$WORK/standards
+STD_RESULTS=$STD_WORK/results.md
+if [[ $SKIP_STD != 1 ]]; then
+    mkdir -p "$STD_WORK"
+    STD_STARTED=$(date -u '+%Y-%m-%d %H:%M UTC')
+    STD_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+    make_set "$STD_TESTSET" "$HERE/care/render_standards.py" "$STD_SEED" "$STD_SINGLES" "$STD_LABELS" \
+        "$STD_NEGATIVES" numpy scipy Pillow
+    run_set "$STD_TESTSET" "$STD_WORK" "$STD_ONE_BY_ONE"
+    STD_LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+    "$PYTHON" "$HERE/care/evaluate.py" --truth "$STD_TESTSET" --output "${OUTPUTS[@]}" --timing "$STD_WORK/timing.json" \
+        --targets standards --json "$STD_WORK/metrics.json" > "$STD_WORK/table.md" || die "evaluate.py failed"
+    {
+        echo "Run: $STD_STARTED; load average at start $STD_LOAD_START, at end $STD_LOAD_END; $(machine)."
+        echo "Test set: benchmarks/care/render_standards.py, seed $STD_SEED: $STD_SINGLES singles, $STD_LABELS label photos, $STD_NEGATIVES negatives (render_standards.py sha256 ${RENDERER_SHA:0:12}; made in $STD_TESTSET: $GEN_SECONDS)."
+        echo
+        cat "$STD_WORK/table.md"
+    } > "$STD_RESULTS.partial"
+    mv "$STD_RESULTS.partial" "$STD_RESULTS"
+    say "standards set: table in $STD_RESULTS; the tool's output in $STD_WORK/{singles,labels,negatives}.jsonl, every number in $STD_WORK/metrics.json"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Report: both summaries, one after the other
+# ---------------------------------------------------------------------------------------------
+if [[ $SKIP_OWN != 1 ]]; then
+    printf '### own test renderer (render_test.py)\n\n'
+    cat "$RESULTS"
+    echo
+fi
+if [[ $SKIP_STD != 1 ]]; then
+    printf '### independent standards renderer (render_standards.py)\n\n'
+    cat "$STD_RESULTS"
+fi
+
+missed_target() {  # missed_target METRICS.json...: true when any target is missed
+    "$PYTHON" -c 'import json, sys; sys.exit(0 if any(v["met"] is False for p in sys.argv[1:] for v in json.load(open(p))["targets"].values()) else 1)' "$@"
+}
+if [[ ${BENCH_STRICT:-0} == 1 ]]; then
+    metrics=()
+    [[ $SKIP_OWN != 1 ]] && metrics+=("$WORK/metrics.json")
+    [[ $SKIP_STD != 1 ]] && metrics+=("$STD_WORK/metrics.json")
+    if missed_target "${metrics[@]}"; then exit 2; fi
+fi
