@@ -629,7 +629,11 @@ def _wash(code, rng):
             _tub_dots(d, rng, tub, dots)
     if code in ("wash-hand", "wash-hand-ambient"):
         hand = _hand(d, rng, tub)
-        if code == "wash-hand-ambient":
+        if code == "wash-hand-ambient" and rng.random() < 0.5:
+            # ISO 3758:2023's own symbol: the hand-wash tub with one bar under it.
+            bars = 1
+        elif code == "wash-hand-ambient":
+            # Also drawn (ASTM's "hand wash cold"): one dot in the water beside the hand.
             y = tub.h - d.width / 2 - rng.uniform(0.12, 0.2)
             spots = [(x, y) for x in (0.2, 0.3, 0.7, 0.8)] + [(0.5, y + 0.04)]
             far = max(spots, key=lambda s: np.min(np.hypot(hand[:, 0] - s[0], hand[:, 1] - s[1])))
