@@ -64,7 +64,7 @@ bench-laundry: release ## laundry planning on 100,000 garments, checked against 
 bench-suggest: release ## outfit suggestions: 90 simulated days on four wardrobes against two baselines (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/suggest.sh
 
-bench-care: release ## care-label reading: accuracy and speed on an independently rendered test set (see benchmarks/)
+bench-care: release ## care-label reading: accuracy and speed on two test sets drawn apart from training, one from the standards alone (see benchmarks/)
 	ATL_BIN=$(CURDIR)/.build/release benchmarks/care.sh
 
 train-care: ## retrain the care-symbol networks from rendered labels (installs numpy, Pillow, JAX and fonts from PyPI; about 5.2 hours on 2 cores)
