@@ -248,49 +248,39 @@ machine() {
     echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), Linux $(uname -r); atl at $commit; atl-classify pinned with $PINNING"
 }
 
-# ---------------------------------------------------------------------------------------------
-# Own set (render_test.py)
-# ---------------------------------------------------------------------------------------------
-if [[ $SKIP_OWN != 1 ]]; then
-    make_set "$TESTSET" "$HERE/care/render_test.py" "$SEED" "$SINGLES" "$LABELS" "$NEGATIVES" \
-        matplotlib numpy scipy Pillow
-    run_set "$TESTSET" "$WORK" "$ONE_BY_ONE"
-    LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
-    "$PYTHON" "$HERE/care/evaluate.py" --truth "$TESTSET" --output "${OUTPUTS[@]}" --timing "$WORK/timing.json" \
-        --targets own --json "$WORK/metrics.json" > "$WORK/table.md" || die "evaluate.py failed"
+# score_set NAME SET RENDERER SEED SINGLES LABELS NEGATIVES ONE_BY_ONE WORKDIR TARGETS PACKAGE...:
+# makes (or reuses) the set, runs the tool over it, scores it and writes WORKDIR/results.md.
+score_set() {
+    local name=$1 set=$2 renderer=$3 seed=$4 singles=$5 labels=$6 negatives=$7 one_by_one=$8 work=$9 targets=${10}
+    shift 10
+    local started load_start load_end
+    mkdir -p "$work"
+    started=$(date -u '+%Y-%m-%d %H:%M UTC')
+    load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+    make_set "$set" "$renderer" "$seed" "$singles" "$labels" "$negatives" "$@"
+    run_set "$set" "$work" "$one_by_one"
+    load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+    "$PYTHON" "$HERE/care/evaluate.py" --truth "$set" --output "${OUTPUTS[@]}" --timing "$work/timing.json" \
+        --targets "$targets" --json "$work/metrics.json" > "$work/table.md" || die "evaluate.py failed"
     {
-        echo "Run: $STARTED; load average at start $LOAD_START, at end $LOAD_END; $(machine)."
-        echo "Test set: benchmarks/care/render_test.py, seed $SEED: $SINGLES singles, $LABELS label photos, $NEGATIVES negatives (render_test.py sha256 ${RENDERER_SHA:0:12}; made in $TESTSET: $GEN_SECONDS)."
+        echo "Run: $started; load average at start $load_start, at end $load_end; $(machine)."
+        echo "Test set: benchmarks/care/$(basename "$renderer"), seed $seed: $singles singles, $labels label photos, $negatives negatives ($(basename "$renderer") sha256 ${RENDERER_SHA:0:12}; made in $set: $GEN_SECONDS)."
         echo
-        cat "$WORK/table.md"
-    } > "$RESULTS.partial"
-    mv "$RESULTS.partial" "$RESULTS"
-    say "own set: table in $RESULTS; the tool's output in $WORK/{singles,labels,negatives}.jsonl, every number in $WORK/metrics.json"
-fi
+        cat "$work/table.md"
+    } > "$work/results.md.partial"
+    mv "$work/results.md.partial" "$work/results.md"
+    say "$name: table in $work/results.md; the tool's output in $work/{singles,labels,negatives}.jsonl, every number in $work/metrics.json"
+}
 
-# ---------------------------------------------------------------------------------------------
-# Independent standards set (render_standards.py)
-# ---------------------------------------------------------------------------------------------
 STD_WORK=$WORK/standards
 STD_RESULTS=$STD_WORK/results.md
+if [[ $SKIP_OWN != 1 ]]; then
+    score_set "own set" "$TESTSET" "$HERE/care/render_test.py" "$SEED" "$SINGLES" "$LABELS" "$NEGATIVES" \
+        "$ONE_BY_ONE" "$WORK" own matplotlib numpy scipy Pillow
+fi
 if [[ $SKIP_STD != 1 ]]; then
-    mkdir -p "$STD_WORK"
-    STD_STARTED=$(date -u '+%Y-%m-%d %H:%M UTC')
-    STD_LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-    make_set "$STD_TESTSET" "$HERE/care/render_standards.py" "$STD_SEED" "$STD_SINGLES" "$STD_LABELS" \
-        "$STD_NEGATIVES" numpy scipy Pillow
-    run_set "$STD_TESTSET" "$STD_WORK" "$STD_ONE_BY_ONE"
-    STD_LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
-    "$PYTHON" "$HERE/care/evaluate.py" --truth "$STD_TESTSET" --output "${OUTPUTS[@]}" --timing "$STD_WORK/timing.json" \
-        --targets standards --json "$STD_WORK/metrics.json" > "$STD_WORK/table.md" || die "evaluate.py failed"
-    {
-        echo "Run: $STD_STARTED; load average at start $STD_LOAD_START, at end $STD_LOAD_END; $(machine)."
-        echo "Test set: benchmarks/care/render_standards.py, seed $STD_SEED: $STD_SINGLES singles, $STD_LABELS label photos, $STD_NEGATIVES negatives (render_standards.py sha256 ${RENDERER_SHA:0:12}; made in $STD_TESTSET: $GEN_SECONDS)."
-        echo
-        cat "$STD_WORK/table.md"
-    } > "$STD_RESULTS.partial"
-    mv "$STD_RESULTS.partial" "$STD_RESULTS"
-    say "standards set: table in $STD_RESULTS; the tool's output in $STD_WORK/{singles,labels,negatives}.jsonl, every number in $STD_WORK/metrics.json"
+    score_set "standards set" "$STD_TESTSET" "$HERE/care/render_standards.py" "$STD_SEED" "$STD_SINGLES" \
+        "$STD_LABELS" "$STD_NEGATIVES" "$STD_ONE_BY_ONE" "$STD_WORK" standards numpy scipy Pillow
 fi
 
 # ---------------------------------------------------------------------------------------------
