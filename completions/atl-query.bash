@@ -183,7 +183,7 @@ _atl-query() {
         return
         ;;
     '--by')
-        __atl-query_add_completions -W 'category'$'\n''subcategory'$'\n''brand'$'\n''season'$'\n''style'$'\n''color'$'\n''state'$'\n''garment'$'\n''month'$'\n''weekday'
+        __atl-query_add_completions -W 'category'$'\n''subcategory'$'\n''brand'$'\n''season'$'\n''style'$'\n''color'$'\n''state'$'\n''fabric'$'\n''garment'$'\n''month'$'\n''weekday'
         return
         ;;
     '--not-worn-days')

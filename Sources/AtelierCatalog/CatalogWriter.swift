@@ -93,7 +93,7 @@ public final class CatalogWriter {
         guard case .string(let type)? = input["type"], prevalidatedTypes.contains(type),
               let table = Tables.mapping(forType: type) else { return nil }
         var record = try table.schema.validate(input)
-        if type == "garment" { try checkCategory(&record) }
+        if type == "garment" { checkCategory(&record) }
         let fresh = record["id"] == nil && record["op"] == nil && table.derived.isEmpty
         return Prepared(record: record, bindings: fresh ? table.bindings(for: record) : nil)
     }
@@ -143,7 +143,7 @@ public final class CatalogWriter {
             guard db.changesCount > 0 else { throw RecordsError.field("no \(schema.type) \(id) in the catalog to delete") }
             return JSONObject([("type", .string(schema.type)), ("op", "delete"), ("id", .string(id))])
         }
-        if schema.type == "garment" && prepared == nil { try Self.checkCategory(&record) }
+        if schema.type == "garment" && prepared == nil { Self.checkCategory(&record) }
         let given = record["id"]?.string
         let id: String
         if let given {
@@ -267,15 +267,12 @@ public final class CatalogWriter {
 
     private var defaultsCache: [String: [String: DatabaseValue]] = [:]
 
-    /// A subcategory implies its category; the two must agree.
-    private static func checkCategory(_ record: inout JSONObject) throws(RecordsError) {
+    /// A known subcategory brings its category when the record names none. When it names
+    /// another (swimwear filed under `other`, as another app may), the user's category stands:
+    /// where a garment is filed is theirs to say, and the subcategory still brings its wear limit.
+    private static func checkCategory(_ record: inout JSONObject) {
         guard case .string(let sub)? = record["subcategory"], let info = Domain.subcategory(named: sub) else { return }
-        switch record["category"] {
-        case nil, .null?: record["category"] = .string(info.category)
-        case .string(let category)? where category != info.category:
-            throw RecordsError.field("subcategory \"\(sub)\" belongs to category \"\(info.category)\", not \"\(category)\"")
-        default: break
-        }
+        if record["category"] == nil || record["category"] == .null { record["category"] = .string(info.category) }
     }
 
     private func execute(_ sql: String, _ arguments: [DatabaseValue], record: JSONObject) throws {

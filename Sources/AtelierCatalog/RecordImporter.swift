@@ -32,6 +32,10 @@ public final class RecordImporter {
     public var onOutput: (JSONObject) throws -> Void = { _ in }
     /// Receives each bad record that was skipped.
     public var onSkipped: (RecordsError) -> Void = { _ in }
+    /// Receives, the first time in this input, each word of an open vocabulary (a subcategory, a
+    /// fabric) that a stored garment uses and the vocabulary does not know, with its line.
+    public var onUnknownWord: (UnknownWord) -> Void = { _ in }
+    var unknownWordsSeen: Set<UnknownWord.Key> = []
     /// Receives the number of records done so far (throttling is the receiver's business).
     public var onProgress: (Int) -> Void = { _ in }
     /// While lines are imported: how many input bytes the records done so far came from, for
@@ -93,6 +97,7 @@ public final class RecordImporter {
                         Self.count(output, input: record, into: &summary)
                         try onOutput(output)
                     }
+                    noticeUnknownWords(given: record, stored: outputs, source: source, line: line)
                 } catch let error as RecordsError {
                     // A field error is placed at its line; an input error already has its place.
                     try fail(error.at(source, line: line), &summary)

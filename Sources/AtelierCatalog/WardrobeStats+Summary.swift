@@ -3,15 +3,15 @@ import AtelierWardrobe
 import GRDB
 
 extension WardrobeStats {
-    /// What the whole-wardrobe record adds: how evenly the garments at home (not on loan or
-    /// under repair) are worn (`rotation`: the Gini coefficient of their wears, the share worn
+    /// What the whole-wardrobe record adds: how evenly the garments at home (not on loan, under
+    /// repair or archived) are worn (`rotation`: the Gini coefficient of their wears, the share worn
     /// at least once, and how many there are), and the wear log's streaks of logged days up to
     /// the last day counted (`streak`: current and longest).
     func summary(_ db: Database, counted source: String, arguments: [DatabaseValue], asOf: Int) throws -> JSONObject {
         let wears = try Int.fetchAll(db, sql: """
             WITH k AS (\(source))
             SELECT k.wear_count FROM k JOIN garments AS home ON home.id = k.id
-            WHERE home.state NOT IN ('onLoan', 'underRepair')
+            WHERE home.state NOT IN ('onLoan', 'underRepair', 'archived')
             """, arguments: StatementArguments(arguments))
         var rotation: JSONObject = ["garments": .int(Int64(wears.count))]
         if let gini = WearInsights.gini(wears) { rotation["gini"] = .double(Self.round2(gini)) }

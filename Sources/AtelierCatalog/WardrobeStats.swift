@@ -8,6 +8,8 @@ import GRDB
 public struct WardrobeStats {
     public enum Dimension: String, CaseIterable, Sendable {
         case category, subcategory, brand, season, style, color, state
+        /// The fabrics of the compositions (a garment of cotton and elastane is in both groups).
+        case fabric
         /// One group per garment, with its versatility and days since it was last worn.
         case garment
         /// The wear log by month, with what was bought each month.
@@ -22,6 +24,7 @@ public struct WardrobeStats {
             case .subcategory: return "g.subcategory"
             case .brand: return "g.brand"
             case .season: return "s.value"
+            case .fabric: return "json_extract(f.value, '$.fabric')"
             case .style: return "g.style"
             case .color: return "coalesce(g.color_name, g.color)"
             case .state: return "g.state"
@@ -30,7 +33,25 @@ public struct WardrobeStats {
         }
 
         var from: String {
-            self == .season ? "garments AS g LEFT JOIN json_each(g.seasons) AS s" : "garments AS g"
+            switch self {
+            case .season: return "garments AS g LEFT JOIN json_each(g.seasons) AS s"
+            case .fabric: return "garments AS g LEFT JOIN json_each(g.composition) AS f"
+            default: return "garments AS g"
+            }
+        }
+
+        /// The vocabulary of the dimension's values, whose unknown words (kept by the open
+        /// ones, subcategories and fabrics) a group marks `known: false`.
+        var vocabulary: Vocabulary? {
+            switch self {
+            case .category: return Domain.category
+            case .subcategory: return Domain.subcategory
+            case .season: return Domain.season
+            case .style: return Domain.style
+            case .state: return Domain.state
+            case .fabric: return Domain.fabric
+            case .brand, .color, .garment, .month, .weekday: return nil
+            }
         }
     }
 
@@ -73,7 +94,9 @@ public struct WardrobeStats {
         let selection = try reader.garmentSelection(filters)
         selection.warnings.forEach(warn)
         if dimension == .month || dimension == .weekday { return try timeline(db, selection: selection) }
-        let columns = "g.id, g.name, g.color, \(wearsSQL) AS wear_count, \(lastWornSQL) AS last_worn_on, g.price_amount, g.price_currency"
+        // An archived garment (given away, sold, retired) counts in its group's history, but is
+        // not one to wear more: it is left out of the least worn and the not worn.
+        let columns = "g.id, g.name, g.color, \(wearsSQL) AS wear_count, \(lastWornSQL) AS last_worn_on, g.price_amount, g.price_currency, g.state = 'archived' AS archived"
         let keyed = "SELECT \(columns), \(dimension.keySQL) AS key FROM \(dimension.from) WHERE \(selection.sql)"
         let all = "SELECT \(columns), NULL AS key FROM garments AS g WHERE \(selection.sql)"
         let outfitsOf = dimension == .garment
@@ -84,7 +107,7 @@ public struct WardrobeStats {
             let groups = try Row.fetchAll(db, sql: """
                 WITH k AS (\(source))
                 SELECT key, count(*) AS n, sum(wear_count) AS wears,
-                       sum(CASE WHEN last_worn_on IS NULL OR last_worn_on < ? THEN 1 ELSE 0 END) AS unworn
+                       sum(CASE WHEN NOT archived AND (last_worn_on IS NULL OR last_worn_on < ?) THEN 1 ELSE 0 END) AS unworn
                 FROM k GROUP BY key ORDER BY n DESC, key
                 """, arguments: StatementArguments(selection.arguments + [cutoff.databaseValue]))
             let values = try Row.fetchAll(db, sql: """
@@ -92,22 +115,22 @@ public struct WardrobeStats {
                 SELECT key, price_currency AS currency, sum(price_amount) AS value, sum(wear_count) AS wears
                 FROM k WHERE price_amount IS NOT NULL GROUP BY key, price_currency ORDER BY price_currency
                 """, arguments: StatementArguments(selection.arguments))
-            func extreme(_ direction: String) throws -> [String?: Row] {
+            func extreme(_ direction: String, among: String = "1") throws -> [String?: Row] {
                 let rows = try Row.fetchAll(db, sql: """
                     WITH k AS (\(source))
                     SELECT key, id, name, color, wear_count, last_worn_on FROM (
-                        SELECT *, row_number() OVER (PARTITION BY key ORDER BY wear_count \(direction), id) AS rank FROM k)
+                        SELECT *, row_number() OVER (PARTITION BY key ORDER BY wear_count \(direction), id) AS rank FROM k WHERE \(among))
                     WHERE rank = 1
                     """, arguments: StatementArguments(selection.arguments))
                 return Dictionary(rows.map { ($0["key"] as String?, $0) }, uniquingKeysWith: { a, _ in a })
             }
             let most = try extreme("DESC")
-            let least = try extreme("ASC")
+            let least = try extreme("ASC", among: "NOT archived")
             let stale = try Row.fetchAll(db, sql: """
                 WITH k AS (\(source))
                 SELECT key, id, name, last_worn_on FROM (
                     SELECT *, row_number() OVER (PARTITION BY key ORDER BY coalesce(last_worn_on, ''), id) AS rank
-                    FROM k WHERE last_worn_on IS NULL OR last_worn_on < ?)
+                    FROM k WHERE NOT archived AND (last_worn_on IS NULL OR last_worn_on < ?))
                 WHERE rank <= 5 ORDER BY key, rank
                 """, arguments: StatementArguments(selection.arguments + [cutoff.databaseValue]))
             for group in groups {
@@ -125,6 +148,7 @@ public struct WardrobeStats {
                     if let colour = most[key]?["color"] as String? { record["color"] = .string(colour) }
                 } else {
                     record["group"] = .string(key ?? "(none)")
+                    if let key, let vocabulary = dimension.vocabulary, !vocabulary.isKnownValue(key) { record["known"] = false }
                 }
                 if let window {
                     record["since"] = .string(ISODate.formatDay(window.lowerBound))

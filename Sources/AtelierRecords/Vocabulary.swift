@@ -1,20 +1,40 @@
-/// A closed set of words a field may take (categories, seasons, states…), with forgiving input
-/// (case, spaces and dashes are ignored: "One Piece" reads as `onePiece`) and a "did you mean"
-/// suggestion for anything else.
+import Foundation
+
+/// The words a field may take (categories, seasons, states…), with forgiving input (case, spaces
+/// and dashes are ignored: "One Piece" reads as `onePiece`), the other spellings real data uses
+/// (aliases), and a "did you mean" suggestion for anything else.
+///
+/// A closed vocabulary refuses an unknown word. An open one (subcategories, fabrics: a wardrobe
+/// exported from another app names kinds and cloths no list foresees) keeps it as given; the words
+/// it knows bring what is known of them (a subcategory's category and wear limit, a fabric's group).
 public struct Vocabulary: Sendable {
     public let name: String
     public let values: [String]
+    /// Whether a word outside `values` and the aliases is kept as given rather than refused.
+    public let isOpen: Bool
+    /// Every other spelling with the value it stands for, in the order given (for the docs).
+    public let aliases: [(alias: String, value: String)]
     private let canonicalByKey: [String: String]
     /// The values themselves: most input is already canonical, and a set lookup is far cheaper
     /// than folding the word into its key (which matters on a million-record import).
     private let exact: Set<String>
 
-    public init(_ name: String, _ values: [String], aliases: [String: String] = [:]) {
+    public init(_ name: String, _ values: [String], aliases: KeyValuePairs<String, String> = [:], open: Bool = false) {
+        self.init(name, values, aliasList: aliases.map { ($0.key, $0.value) }, open: open)
+    }
+
+    public init(_ name: String, _ values: [String], aliasList aliases: [(alias: String, value: String)], open: Bool = false) {
         self.name = name
         self.values = values
+        self.isOpen = open
+        self.aliases = aliases
         var map: [String: String] = [:]
         for value in values { map[Self.key(value)] = value }
-        for (alias, value) in aliases { map[Self.key(alias)] = value }
+        for (alias, value) in aliases {
+            precondition(values.contains(value), "alias \(alias) of \(name) names no value (\(value))")
+            precondition(map[Self.key(alias)].map { $0 == value } ?? true, "alias \(alias) of \(name) folds onto another value")
+            map[Self.key(alias)] = value
+        }
         self.canonicalByKey = map
         exact = Set(values)
     }
@@ -26,12 +46,22 @@ public struct Vocabulary: Sendable {
         }))
     }
 
+    /// Whether `word` is one of the values or a spelling of one.
     public func contains(_ word: String) -> Bool { exact.contains(word) || canonicalByKey[Self.key(word)] != nil }
 
-    /// The canonical spelling of `word`, or an error that names the nearest valid value.
+    /// Whether `word` is one of the values as spelled canonically (what a stored record holds).
+    public func isKnownValue(_ word: String) -> Bool { exact.contains(word) }
+
+    /// The canonical spelling of `word`. An unknown word is, in an open vocabulary, kept (without
+    /// the spaces around it); in a closed one, an error that names the nearest valid value.
     public func canonical(_ word: String) throws(RecordsError) -> String {
         if exact.contains(word) { return word }
         if let value = canonicalByKey[Self.key(word)] { return value }
+        if isOpen {
+            let kept = word.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !kept.isEmpty else { throw RecordsError.field("an empty \(name) is no \(name)") }
+            return kept
+        }
         var message = "unknown \(name) \"\(word)\""
         if let suggestion = suggestion(for: word) {
             message += "; did you mean \"\(suggestion)\"?"
@@ -43,17 +73,49 @@ public struct Vocabulary: Sendable {
         throw RecordsError.field(message)
     }
 
-    /// The closest value by edit distance, when it is close enough to be a plausible typo.
+    /// The closest value by edit distance, when it is close enough to be a plausible typo, and
+    /// never one that says the opposite: a word that negates ("no", "not", "non-", "don't") is
+    /// offered only values that negate, and a word that does not only values that do not, so
+    /// `bleach-ok` never gets "did you mean bleach-no?".
     public func suggestion(for word: String) -> String? {
         let target = Array(Self.key(word).isEmpty ? word.lowercased() : Self.key(word))
+        let negates = Self.negates(word)
         var best: (value: String, distance: Int)? = nil
-        for value in values {
+        for value in values where Self.negates(value) == negates {
             let d = Self.editDistance(target, Array(Self.key(value)))
             if best == nil || d < best!.distance { best = (value, d) }
         }
-        guard let best, best.distance <= max(2, target.count / 3) else { return nil }
+        // An open vocabulary keeps words it does not know, most of them real ("kilt" is not a
+        // misspelt "skirt"), so it suggests only for what is surely a slip of the keys.
+        let limit = isOpen ? max(1, target.count / 4) : max(2, target.count / 3)
+        guard let best, best.distance <= limit else { return nil }
         return best.value
     }
+
+    /// Whether a word says "not": one of its parts (split at anything but letters and digits,
+    /// and where camelCase starts a new word) is a negation, or starts with "non".
+    static func negates(_ word: String) -> Bool {
+        var parts: [String] = []
+        var current = ""
+        var previousIsLower = false
+        for scalar in word.unicodeScalars where scalar != "'" && scalar != "\u{2019}" {
+            let isLetterOrDigit = CharacterSet.alphanumerics.contains(scalar)
+            let isUpper = CharacterSet.uppercaseLetters.contains(scalar)
+            if !isLetterOrDigit || (isUpper && previousIsLower) {
+                if !current.isEmpty { parts.append(current) }
+                current = ""
+            }
+            if isLetterOrDigit { current.unicodeScalars.append(scalar) }
+            previousIsLower = CharacterSet.lowercaseLetters.contains(scalar)
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts.contains { part in
+            let p = part.lowercased()
+            return Self.negations.contains(p) || (p.hasPrefix("non") && p != "none" && p.count > 3)
+        }
+    }
+
+    private static let negations: Set<String> = ["no", "not", "non", "dont", "never", "without", "nothing"]
 
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }

@@ -19,6 +19,12 @@ public struct ImportCommand: ParsableCommand {
             stored record (only the fields they name); records without one are created with a new \
             id; "op":"delete" removes. Prints the records as stored, with their ids.
 
+            Words are read as another app may write them: care codes as "hand-wash", "bleach-ok" or \
+            "Wash 40°C", states as "lent", "inLaundry" or "sold" (archived). Subcategories and \
+            fabrics are open: one it does not know is kept as given, with one notice on stderr \
+            ('atl-query stats --by subcategory' lists the words in use). An unknown care code or \
+            state is refused, and the code it suggests never says the opposite (atelier(7), VOCABULARY).
+
             With --images the files are photos, or directories searched for JPEG and PNG: each is \
             stored once in the photo store beside the catalog (named by its sha256), with thumbnails, \
             its EXIF and perceptual hashes, and printed as an image record. Photos already in the \
@@ -142,6 +148,8 @@ public struct ImportCommand: ParsableCommand {
         options.forceLabels = force
         var outputClosed = false
         var total = RecordImporter.Summary()
+        // Each unknown subcategory or fabric is told once, however many inputs use it.
+        var announced: Set<String> = []
 
         func importOne(source: String, totalBytes: Int?, bytesRead: (() -> Int)?, _ body: (RecordImporter) throws -> RecordImporter.Summary) throws {
             let spool = OutputSpool()
@@ -149,6 +157,10 @@ public struct ImportCommand: ParsableCommand {
             let bar = ProgressReporter(mode: progress.progress, stage: "importing \(source)", unit: "records")
             importer.onOutput = { try spool.append($0) }
             importer.onSkipped = { Diagnostics.warn("\($0.description) (skipped)") }
+            importer.onUnknownWord = { unknown in
+                guard announced.insert(unknown.vocabulary.name + "\u{0}" + unknown.word).inserted else { return }
+                Diagnostics.warn("\(unknown.source):\(unknown.line): notice: \(unknown.message)")
+            }
             // Unowned: the importer keeps this closure, and a cycle would keep the catalog open
             // to the end of the process, which then leaves the WAL unchecked and growing.
             importer.onProgress = { [unowned importer] done in

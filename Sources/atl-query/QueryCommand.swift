@@ -32,7 +32,7 @@ public struct QueryCommand: ParsableCommand {
             until the loads are piped to atl-import. --where picks the garments considered; \
             --capacity-kg is the machine's. A garment wants washing when it was worn its \
             subcategory's wears-before-wash since its last wash, or worn since a wash 30 or more \
-            days ago, or its state is toWash (not while drying, onLoan or underRepair); \
+            days ago, or its state is toWash (not while drying, onLoan, underRepair or archived); \
             'readyToWash' says so in --where and --fields of garments.
 
             'suggest' prints outfit records for --date (default today), not stored until piped to \
@@ -71,6 +71,7 @@ public struct QueryCommand: ParsableCommand {
               atl-query stats --by garment --since 30d --sort wears --limit 5 --fields group,wears,daysSinceWorn
               atl-query stats --since 30d --compare --fields group,wears,wearsChange,rotation
               atl-query stats --by weekday --since 90d --fields group,wears,outfits
+              atl-query stats --by fabric --fields group,garments,known
               atl-query wear --where 'date>=2026-11-01'
               atl-query garments --where readyToWash=true --fields name,wearsSinceWash,lastWashedOn
               atl-query laundry-plan --fields bin,program,temperature,garments,name,reason

@@ -438,3 +438,16 @@ final class LaundryPlannerPropertyTests: XCTestCase {
     }
 }
 
+
+/// Every subcategory the vocabulary knows has what laundry and suggestions need of it.
+final class SubcategoryTablesTests: XCTestCase {
+    func testEveryKnownSubcategoryHasAWeightAndAFormality() {
+        for sub in Domain.subcategories {
+            XCTAssertNotNil(GarmentWeights.bySubcategory[sub.name], sub.name)
+            if !["lingerie", "other"].contains(sub.category) {
+                XCTAssertNotNil(Formality.bySubcategory[sub.name], sub.name)
+            }
+        }
+        XCTAssertEqual(Set(GarmentWeights.bySubcategory.keys), Set(Domain.subcategories.map(\.name)))
+    }
+}

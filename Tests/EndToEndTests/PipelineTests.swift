@@ -245,7 +245,7 @@ final class PipelineTests: XCTestCase {
         let by = try sh.run("atl-query stats --by colr")
         XCTAssertEqual(by.status, 64)
         XCTAssertEqual(by.err, """
-            atl-query: The value 'colr' is invalid for '--by <dimension>'; expected one of: category, subcategory, brand, season, style, color, state, garment, month, weekday
+            atl-query: The value 'colr' is invalid for '--by <dimension>'; expected one of: category, subcategory, brand, season, style, color, state, fabric, garment, month, weekday
             Try 'atl-query --help' for the options and examples.
 
             """)

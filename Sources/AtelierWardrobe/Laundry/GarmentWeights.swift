@@ -15,6 +15,11 @@ public enum GarmentWeights {
         "scarf": 180, "hat": 120, "beanie": 90, "gloves": 120, "belt": 150, "bag": 400, "tie": 60, "jewelry": 30,
         "underwear": 70, "bra": 90, "socks": 60, "tights": 60, "pajamas": 450, "swimwear": 150, "sportsBra": 110,
         "costume": 600, "uniform": 700,
+        "cropTop": 120, "camisole": 90, "bodysuit": 180, "tunic": 250, "culottes": 350, "cargoPants": 600,
+        "puffer": 1100, "bomber": 800, "windbreaker": 350, "peacoat": 1500, "poncho": 500, "cape": 700,
+        "oxfords": 900, "mules": 400, "espadrilles": 400, "clogs": 700,
+        "watch": 80, "sunglasses": 30, "cap": 100, "backpack": 600, "wallet": 100, "headband": 30,
+        "suspenders": 100, "umbrella": 400, "undershirt": 130, "slip": 100, "robe": 800, "apron": 200,
     ]
 
     /// Grams by category, for a garment without a subcategory.

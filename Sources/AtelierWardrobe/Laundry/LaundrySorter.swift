@@ -1,10 +1,11 @@
 /// Which pile a garment goes into, or why it goes into none: the sorting rules, in order, the
 /// first that matches winning (as in the app's sorting engine).
 ///
-/// 1. Professional care: leather or suede (1 % or more), `wash-no`, or a label that allows only
+/// 1. Professional care: leather, suede, nubuck or shearling (1 % or more), `wash-no`, or a label that allows only
 ///    professional cleaning. Garments a cleaner may take go to the `professional` pile; the
 ///    others are not placed.
-/// 2. Wool and cashmere: 10 % or more of wool, merino, cashmere, alpaca, mohair or angora.
+/// 2. Wool and cashmere: 10 % or more of wool, merino, cashmere, alpaca, mohair, angora, camel
+///    hair or tweed.
 /// 3. Denim: jeans, or 50 % or more denim.
 /// 4. Activewear: sporty, and mostly synthetic.
 /// 5. Colour group (whites, darks, pastels, vibrant) × normal or delicate (hand wash, a mild or
@@ -16,8 +17,8 @@ public enum LaundrySorter {
         case notPlaced(reason: String)
     }
 
-    public static let woolFibres: Set<String> = ["wool", "merino", "cashmere", "alpaca", "mohair", "angora"]
-    public static let leatherFibres: Set<String> = ["leather", "suede"]
+    public static let woolFibres: Set<String> = ["wool", "merino", "cashmere", "alpaca", "mohair", "angora", "camel", "tweed"]
+    public static let leatherFibres: Set<String> = ["leather", "suede", "nubuck", "shearling"]
 
     public static func placement(of g: LaundryGarment) -> Placement {
         let c = g.constraints

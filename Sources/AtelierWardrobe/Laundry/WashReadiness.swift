@@ -12,8 +12,8 @@ public enum WashReadiness: Sendable, Equatable {
     /// Worn and not washed for this many days: wash it, however few the wears.
     public static let staleAfterDays = 30
 
-    /// States in which a garment is not at hand to be washed.
-    public static let unavailableStates: Set<String> = ["drying", "onLoan", "underRepair"]
+    /// States in which a garment is not at hand to be washed (`archived`: no longer owned).
+    public static let unavailableStates: Set<String> = ["drying", "onLoan", "underRepair", "archived"]
 
     /// The wears before a garment of this kind wants washing (`Domain.subcategories`, else the
     /// category's default, else 3).

@@ -13,6 +13,11 @@ public enum Formality {
         "dress": 2.5, "jumpsuit": 2, "overalls": 1, "suit": 4, "romper": 1,
         "sneakers": 0.5, "boots": 2, "sandals": 1, "heels": 3.5, "loafers": 2.5, "flats": 2, "slippers": 0,
         "scarf": 2, "hat": 2, "beanie": 1, "gloves": 2, "belt": 2, "bag": 2, "tie": 4, "jewelry": 2.5,
+        "cropTop": 0.75, "camisole": 1.5, "bodysuit": 1.5, "tunic": 1.5, "culottes": 2, "cargoPants": 1,
+        "puffer": 1, "bomber": 1.5, "windbreaker": 0.75, "peacoat": 2.5, "poncho": 1, "cape": 2.5,
+        "oxfords": 3, "mules": 2, "espadrilles": 1, "clogs": 1,
+        "watch": 2.5, "sunglasses": 1.5, "cap": 0.75, "backpack": 1, "wallet": 2, "headband": 1,
+        "suspenders": 3, "umbrella": 2,
     ]
 
     public static let byCategory: [String: Double] = [

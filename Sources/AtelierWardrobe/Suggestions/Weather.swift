@@ -24,18 +24,19 @@ public enum WeatherBand: String, Sendable {
     /// Too warm to wear when hot: knits, boots, winter accessories.
     public static let heavySubcategories: Set<String> = [
         "sweater", "cardigan", "hoodie", "sweatshirt", "turtleneck", "boots", "beanie", "gloves", "scarf",
-        "coat", "parka", "trenchCoat",
+        "coat", "parka", "trenchCoat", "puffer", "peacoat",
     ]
     /// Fabrics that make a garment heavy when they are half of it or more.
-    public static let warmFabrics: Set<String> = ["wool", "merino", "cashmere", "alpaca", "mohair", "angora", "fleece", "down", "fur"]
+    public static let warmFabrics: Set<String> = ["wool", "merino", "cashmere", "alpaca", "mohair", "angora", "fleece", "down", "fur",
+                                                  "camel", "tweed", "shearling", "fauxFur"]
     /// Too light to wear when cold.
-    public static let lightSubcategories: Set<String> = ["shorts", "sandals", "tankTop", "romper"]
+    public static let lightSubcategories: Set<String> = ["shorts", "sandals", "tankTop", "romper", "cropTop", "camisole", "espadrilles"]
     /// Worn over a lighter top when cold.
     public static let layerSubcategories: Set<String> = ["sweater", "cardigan", "hoodie", "sweatshirt"]
     /// Outerwear worn as a layer under a coat when cold.
     public static let layerOuterwear: Set<String> = ["blazer", "vest"]
     /// Warm enough to be the only outerwear when cold (a blazer or a vest is not).
-    public static let coldOuterwear: Set<String> = ["coat", "parka", "jacket", "trenchCoat", "raincoat"]
+    public static let coldOuterwear: Set<String> = ["coat", "parka", "jacket", "trenchCoat", "raincoat", "puffer", "peacoat", "bomber"]
     /// Accessories for the cold.
     public static let warmAccessories: Set<String> = ["scarf", "beanie", "gloves", "hat"]
 }

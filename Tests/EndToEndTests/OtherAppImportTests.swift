@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+
+/// A wardrobe exported by another app comes in: its care spellings read as our codes, its
+/// subcategories and fabrics are kept (known ones bring what they imply), its states map to ours,
+/// and what it has given away stays archived, out of suggestions, laundry and the "not worn" lists.
+final class OtherAppImportTests: XCTestCase {
+    func testAnotherAppsWardrobeComesInWhole() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        try FileManager.default.copyItem(atPath: Shell.root + "/Tests/EndToEndTests/Support/other-app-wardrobe.ndjson",
+                                         toPath: sh.dir + "/export.ndjson")
+        let imported = try sh.run("atl-import export.ndjson")
+        XCTAssertEqual(imported.status, 0, imported.err)
+        XCTAssertEqual(Shell.records(imported).count, 12)
+        // One notice per unknown word, naming the first line that used it; nothing else.
+        let notices = imported.err.split(separator: "\n").map(String.init)
+        XCTAssertEqual(notices, [
+            "atl-import: export.ndjson:9: notice: unknown subcategory \"kilt\" kept as given (its category's wear limit and weight apply)",
+            "atl-import: export.ndjson:9: notice: unknown fabric \"tartan wool\" kept as given (no fabric group: laundry sorting goes by the other fibres)",
+            "atl-import: export.ndjson:12: notice: unknown fabric \"bouclé\" kept as given (no fabric group: laundry sorting goes by the other fibres)",
+        ], imported.err)
+
+        // What the catalog holds, read by sqlite3.
+        let rows = try sh.run("sqlite3 -separator '|' catalog.sqlite \"SELECT name, category, ifnull(subcategory,''), state, ifnull(care,''), ifnull(composition,'') FROM garments ORDER BY rowid\"")
+        XCTAssertEqual(rows.status, 0, rows.err)
+        let byName = Dictionary(uniqueKeysWithValues: rows.lines.map { line -> (String, [String]) in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            return (cells[0], cells)
+        })
+        XCTAssertEqual(byName["Wide Culottes"]?[1...4], ["bottom", "culottes", "available", #"["wash-30","bleach-any","tumble-normal","iron-low"]"#])
+        XCTAssertEqual(byName["Black Puffer"]?[2...4], ["puffer", "toWash", #"["wash-hand","bleach-no","tumble-low"]"#])
+        XCTAssertEqual(byName["Beige Trench"]?[2...4], ["trenchCoat", "onLoan", #"["pro-any"]"#])
+        XCTAssertEqual(byName["Aviators"]?[2...3], ["sunglasses", "archived"])
+        XCTAssertEqual(byName["Denim Overall"]?[2...4], ["overalls", "available", #"["wash-40","bleach-non-chlorine","dry-line"]"#])
+        XCTAssertEqual(byName["Red Swimsuit"]?[1...4], ["other", "swimwear", "available", #"["wash-hand-ambient"]"#], "the user's category stands")
+        XCTAssertEqual(byName["Tartan Kilt"]?[2...3], ["kilt", "archived"])
+        XCTAssertEqual(byName["Old Sweater"]?[2...3], ["sweater", "archived"])
+        XCTAssertEqual(byName["Old Sweater"]?[5], #"[{"fabric":"wool","percent":100}]"#)
+        XCTAssertEqual(byName["Red Swimsuit"]?[5], #"[{"fabric":"nylon","percent":80},{"fabric":"elastane","percent":20}]"#)
+        XCTAssertEqual(byName["Bouclé Jacket"]?[5], #"[{"fabric":"bouclé","percent":70},{"fabric":"polyester","percent":30}]"#)
+
+        // The values in use, and which of them the vocabulary does not know.
+        let subs = Shell.records(try sh.run("atl-query stats --by subcategory --fields group,garments,known"))
+        XCTAssertEqual(subs.first { $0["group"] as? String == "kilt" }?["garments"] as? Int, 2)
+        XCTAssertEqual(subs.first { $0["group"] as? String == "kilt" }?["known"] as? Bool, false)
+        XCTAssertNil(subs.first { $0["group"] as? String == "culottes" }?["known"])
+        let fabrics = Shell.records(try sh.run("atl-query stats --by fabric --fields group,garments,known"))
+        XCTAssertEqual(Set(fabrics.filter { $0["known"] as? Bool == false }.compactMap { $0["group"] as? String }), ["tartan wool", "bouclé"])
+        XCTAssertEqual(fabrics.first { $0["group"] as? String == "denim" }?["garments"] as? Int, 1)
+        XCTAssertEqual(try sh.run("atl-query garments --where subcategory=kilt --fields name").lines.count, 2)
+
+        // Archived garments: in the history, out of laundry, suggestions and the not-worn lists.
+        func id(_ name: String) throws -> String {
+            try XCTUnwrap(Shell.records(try sh.run("atl-query garments --where 'name=\(name)' --fields id")).first?["id"] as? String, name)
+        }
+        let plan = try sh.run("atl-query laundry-plan --fields type,bin,garments")
+        XCTAssertEqual(plan.status, 0, plan.err)
+        let planned = plan.out
+        XCTAssertTrue(planned.contains(try id("Denim Overall")), planned)
+        XCTAssertTrue(planned.contains(try id("Black Puffer")), planned)
+        for name in ["Tartan Kilt", "Old Sweater"] {
+            XCTAssertFalse(planned.contains(try id(name)), "\(name) is archived: \(planned)")
+            let ready = try sh.run("atl-query garments --where 'name=\(name)' --fields readyToWash")
+            XCTAssertEqual(Shell.records(ready).first?["readyToWash"] as? Bool, false, name)
+        }
+        let total = try XCTUnwrap(Shell.records(try sh.run("atl-query stats --by category")).last)
+        let notWorn = try XCTUnwrap(total["notWorn"] as? [String: Any])
+        XCTAssertEqual(notWorn["count"] as? Int, 9, "none of the 12 worn in 90 days; 3 are archived: \(notWorn)")
+        let names = (notWorn["longest"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        XCTAssertFalse(names.contains("Aviators"), "\(names)")
+        let rotation = try XCTUnwrap(total["rotation"] as? [String: Any])
+        XCTAssertEqual(rotation["garments"] as? Int, 8, "at home: not archived, not on loan")
+        let suggestions = try sh.run("atl-query suggest --season summer --count 3 --fields garments")
+        for name in ["Aviators", "Tartan Kilt", "Old Sweater"] {
+            XCTAssertFalse(suggestions.out.contains(try id(name)), name)
+        }
+        // An archived garment's history still takes wears.
+        let wear = try sh.run("echo '{\"type\":\"wear\",\"garment\":\"\(try id("Tartan Kilt"))\",\"date\":\"2026-01-01\"}' | atl-import")
+        XCTAssertEqual(wear.status, 0, wear.err)
+    }
+
+    func testACareSpellingItCannotReadIsRefusedWithoutTheOppositeSuggested() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        let bad = try sh.run("""
+            printf '%s\\n' '{"type":"garment","name":"A","category":"top","care":["bleach-ok"]}' \
+                           '{"type":"garment","name":"B","category":"top","care":["bleach-okay"]}' | atl-import
+            """)
+        XCTAssertEqual(bad.status, 65)
+        XCTAssertEqual(bad.err, "atl-import: stdin:2: field \"care\": unknown care symbol \"bleach-okay\"; did you mean \"bleach-any\"?; nothing from stdin was imported\n")
+        XCTAssertEqual(bad.out, "")
+        XCTAssertEqual(try sh.run("sqlite3 catalog.sqlite 'SELECT count(*) FROM garments'").out, "0\n")
+        // A state it does not know is refused too: states are a closed set.
+        let state = try sh.run(#"echo '{"type":"garment","name":"C","category":"top","state":"misplaced"}' | atl-import"#)
+        XCTAssertEqual(state.status, 65)
+        XCTAssertTrue(state.err.contains("unknown state \"misplaced\""), state.err)
+        XCTAssertTrue(state.err.contains("archived"), state.err)
+    }
+}
