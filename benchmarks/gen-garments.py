@@ -2,6 +2,16 @@
 """Generate N realistic garment records as NDJSON on stdout, deterministically.
 
     benchmarks/gen-garments.py N SEED > garments.ndjson
+    benchmarks/gen-garments.py N SEED --other-apps 0.3 --invalid 0.5 > mixed.ndjson
+
+--other-apps F writes a share F of the records as other wardrobe apps export them: care codes,
+states, subcategories and fabrics in their spellings (`hand-wash`, `bleach-ok`, `Wash 40°C`,
+`lent`, `inLaundry`, `trench`, `spandex`…), the kinds they have and Atelier's first list did not
+(`culottes`, `oxfords`, `puffer`, `watch`, `sunglasses`), `archived` garments, denim by name, and
+now and then a word nobody lists (`kilt`, `bouclé`): all of it must import.
+--invalid F makes a share F of the records invalid the ways hand-edited exports are (a price
+written "12,50", a care code that is none, a day that does not exist, percentages over 100, no
+name), each still one line of JSON, so that `sqlite-utils insert --nl` reads the same file.
 
 The same N and SEED give the same bytes on any machine (Python's Mersenne Twister and float
 repr are stable across versions, and nothing depends on the clock or the locale). Every record
@@ -13,7 +23,8 @@ lastWornOn, lastWashedOn, tags and notes.
 Records carry no "id": minting ids is part of what `atl-import` does for new garments, and
 `sqlite-utils insert` gets the same file (it keys rows by rowid). See benchmarks/RESULTS.md.
 
-Every record has the same keys in the same order (optional fields are null when absent, as a
+Without those options every record is valid for `atl-import` as written. Every record has the
+same keys in the same order (optional fields are null when absent, as a
 catalog export would write them), so `sqlite-utils insert` sees the whole table shape in its first
 batch; `atl-import` treats null as "no value".
 """
@@ -184,15 +195,93 @@ def pick(rng, table):
     return items[lo]
 
 
+# Other apps' spellings of what a record says (each means exactly what it replaces).
+OTHER_CARE = {
+    "bleach-no": ["do-not-bleach", "Do Not Bleach", "no-bleach"], "tumble-low": ["tumble-dry-low", "Tumble Dry Low"],
+    "tumble-no": ["do-not-tumble-dry", "Do Not Tumble Dry"], "wash-30": ["machine-wash-cold", "wash-30c", "Wash 30°C"],
+    "wash-40": ["machine-wash-warm", "Wash 40°C", "wash_40"], "wash-60": ["wash-60c", "Wash 60°C"],
+    "wash-hand": ["hand-wash", "Hand Wash"], "wash-no": ["do-not-wash", "Do Not Wash"],
+    "wash-30-mild": ["wash-30-permanent-press", "wash-30c-synthetics"], "wash-30-very-mild": ["wash-30-gentle", "Wash 30°C Delicate"],
+    "iron-low": ["cool-iron", "iron-110", "Iron Low"], "iron-medium": ["warm-iron", "iron-medium-heat"], "iron-no": ["do-not-iron"],
+    "dry-line": ["line-dry", "hang-dry"], "dry-flat": ["lay-flat-to-dry", "dry flat"], "pro-p": ["dry-clean-p"],
+    "pro-no": ["do-not-dry-clean"],
+}
+OTHER_CARE_ADDED = [["bleach-ok"], ["tumble-medium"], ["hand-wash"], ["bleach-ok", "tumble-medium"]]
+OTHER_SUB = {"trenchCoat": "trench", "overalls": "overall", "sneakers": "trainers", "sweater": "jumper",
+             "tShirt": "tee", "underwear": "boxers", "swimwear": "swimsuit", "jewelry": "necklace", "trousers": "pants"}
+OTHER_KINDS = {"bottom": ["culottes", "cargoPants", "kilt"], "footwear": ["oxfords", "mules", "espadrilles"],
+               "outerwear": ["puffer", "bomber", "poncho"], "accessory": ["watch", "sunglasses", "cap", "backpack"],
+               "top": ["cropTop", "camisole", "tunic"]}
+OTHER_STATE = {"onLoan": "lent", "toWash": "inLaundry", "available": "available", "underRepair": "inRepair",
+               "atLaundry": "atDryCleaner"}
+OTHER_FABRIC = {"elastane": "spandex", "nylon": "polyamide", "viscose": "rayon", "lyocell": "tencel"}
+
+
+def other_app(record, rng):
+    """The record as another app would export it (see --other-apps)."""
+    record["care"] = [rng.choice(OTHER_CARE[c]) if c in OTHER_CARE and rng.random() < 0.7 else c for c in record["care"]]
+    if rng.random() < 0.25:
+        record["care"] = record["care"] + [c for c in rng.choice(OTHER_CARE_ADDED) if c not in record["care"]]
+    sub = record["subcategory"]
+    if sub in OTHER_SUB and rng.random() < 0.6:
+        record["subcategory"] = OTHER_SUB[sub]
+    elif record["category"] in OTHER_KINDS and rng.random() < 0.3:
+        record["subcategory"] = rng.choice(OTHER_KINDS[record["category"]])
+    if sub == "jeans" and rng.random() < 0.7:
+        record["composition"] = [{"fabric": "denim", "percent": 100}]
+    else:
+        for part in record["composition"]:
+            part["fabric"] = OTHER_FABRIC.get(part["fabric"], part["fabric"])
+        if rng.random() < 0.01:
+            record["composition"][0]["fabric"] = "bouclé"
+    r = rng.random()
+    record["state"] = "archived" if r < 0.05 else ("sold" if r < 0.06 else OTHER_STATE.get(record["state"], record["state"]))
+    return record
+
+
+def invalid(record, rng):
+    """The record made invalid in one of the ways hand-edited exports are (see --invalid)."""
+    r = rng.randrange(6)
+    if r == 0:
+        record["price"]["amount"] = ("%.2f" % record["price"]["amount"]).replace(".", ",")
+    elif r == 1:
+        record["care"] = record["care"] + [rng.choice(["wash-41", "bleach-maybe", "tumble-warmish", "iron-lukewarm"])]
+    elif r == 2:
+        record["purchasedOn"] = rng.choice(["2026-02-30", "2025-13-01", "31/12/2024", "yesterday"])
+    elif r == 3:
+        record["composition"] = [{"fabric": "cotton", "percent": 80}, {"fabric": "polyester", "percent": 40}]
+    elif r == 4:
+        record["name"] = None
+    else:
+        record["wearCount"] = -rng.randint(1, 9)
+    return record
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: gen-garments.py N SEED  (writes N garment records as NDJSON to stdout)")
+    args = sys.argv[1:]
+    other_share = invalid_share = 0.0
+    while len(args) > 2 and args[-2] in ("--other-apps", "--invalid"):
+        try:
+            value = float(args[-1])
+        except ValueError:
+            sys.exit("gen-garments.py: %s takes a fraction from 0 to 1" % args[-2])
+        if not 0 <= value <= 1:
+            sys.exit("gen-garments.py: %s takes a fraction from 0 to 1" % args[-2])
+        if args[-2] == "--other-apps":
+            other_share = value
+        else:
+            invalid_share = value
+        args = args[:-2]
+    if len(args) != 2:
+        sys.exit("usage: gen-garments.py N SEED [--other-apps F] [--invalid F]  (writes N garment records as NDJSON to stdout)")
     try:
-        n, seed = int(sys.argv[1]), int(sys.argv[2])
+        n, seed = int(args[0]), int(args[1])
     except ValueError:
         sys.exit("gen-garments.py: N and SEED must be integers")
     if n < 0:
         sys.exit("gen-garments.py: N must not be negative")
+    # Their own streams, so that a file with --other-apps or --invalid has the same wardrobe under them.
+    variants = random.Random(seed * 7919 + 17)
 
     rng = random.Random(seed)
     categories = weighted(list(CATEGORIES), [CATEGORIES[c][0] for c in CATEGORIES])
@@ -302,6 +391,10 @@ def main():
             "tags": tags,
             "notes": notes,
         }
+        if other_share and variants.random() < other_share:
+            record = other_app(record, variants)
+        if invalid_share and variants.random() < invalid_share:
+            record = invalid(record, variants)
         lines.append(dumps(record))
         if len(lines) >= 4096:
             lines.append("")

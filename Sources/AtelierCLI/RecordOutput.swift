@@ -16,6 +16,17 @@ public final class RecordOutput {
     /// Records written so far.
     public private(set) var count = 0
 
+    /// Whether what is written goes to /dev/null, where nobody reads it (`atl-import big.ndjson >
+    /// /dev/null`): a tool may then skip making records only to print them, as GNU tar skips
+    /// reading files for an archive written to /dev/null.
+    public var discards: Bool { Self.isDevNull(fd) }
+
+    static func isDevNull(_ fd: Int32) -> Bool {
+        var out = stat(), null = stat()
+        guard fstat(fd, &out) == 0, stat("/dev/null", &null) == 0 else { return false }
+        return (out.st_mode & S_IFMT) == S_IFCHR && out.st_rdev == null.st_rdev
+    }
+
     public init(fd: Int32 = 1, destination: String = "standard output", lineBuffered: Bool = false) {
         self.fd = fd
         self.destination = destination

@@ -187,7 +187,7 @@ public final class CatalogWriter {
             let fresh = given == nil
             try execute(insertSQL(table, columns: columns, upsert: !fresh), arguments, record: record)
             if fresh && table.derived.isEmpty {
-                try storeLinks(schema.type, id: id, record: record)
+                try storeLinks(schema.type, id: id, record: record, fresh: true)
                 guard wantsOutput else { return record }
                 let stored = table.insertedRecord(record, bound: shape(columns), arguments: arguments, defaults: try defaults(table))
                 return schema.type == "image" ? store.resolving(stored) : stored
@@ -304,7 +304,9 @@ public final class CatalogWriter {
     }
 
     /// Keeps the relations that live outside a record's own row in step with it.
-    private func storeLinks(_ type: String, id: String, record: JSONObject) throws {
+    /// What a stored record implies elsewhere: an outfit's garments, a garment's photos, a wash
+    /// day's recount. `fresh`: the id was made just now, so nothing refers to it yet.
+    private func storeLinks(_ type: String, id: String, record: JSONObject, fresh: Bool = false) throws {
         switch type {
         case "outfit":
             guard let garments = record["garments"] else { return }
@@ -315,8 +317,9 @@ public final class CatalogWriter {
                             [id.databaseValue, garment.databaseValue, position.databaseValue], record: record)
             }
         case "garment":
-            // A wash day set by hand: the wears after it are counted again, unless given too.
-            if record["lastWashedOn"] != nil && record["wearsSinceWash"] == nil && !restoring {
+            // A wash day set by hand: the wears after it are counted again, unless given too (a
+            // garment made just now has no wears logged to count).
+            if record["lastWashedOn"] != nil && record["wearsSinceWash"] == nil && !restoring && !fresh {
                 try recountWearsSinceWash(garment: id)
             }
             if case .array? = record["images"] {

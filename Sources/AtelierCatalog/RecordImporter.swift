@@ -12,6 +12,10 @@ public final class RecordImporter {
         public var skipInvalid = false
         /// Store laundry loads that break a care label (`CatalogWriter.forcesLabels`).
         public var forceLabels = false
+        /// Whether the records stored are wanted back as they now are in the catalog (false when
+        /// nobody reads them: `onOutput` then gets each record as checked, which is enough to
+        /// count it, without the work of making the stored form).
+        public var wantsStoredRecords = true
         public var today = ISODate.today()
         public init() {}
     }
@@ -84,6 +88,7 @@ public final class RecordImporter {
         try catalog.write { writer in
             writer.today = options.today
             writer.forcesLabels = options.forceLabels
+            writer.wantsOutput = options.wantsStoredRecords
             let deferredIndexes = options.dryRun ? [] : try writer.deferIndexesOfEmptyTables()
             var done = 0
             try produce { (item) throws(RecordsError) in

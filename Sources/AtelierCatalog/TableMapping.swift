@@ -48,7 +48,16 @@ struct TableMapping {
             }
         }
         selectList = (columns.flatMap(\.names).map { "\(table).\($0)" } + ["\(table).extra"] + derived.map { $0.1 }).joined(separator: ", ")
+        columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.field.name, $0) })
+        notExtra = Set(["type", "op"] + columns.map(\.field.name) + derived.map(\.0) + schema.computed)
+            .union(schema.fields.filter { $0.column != nil }.map(\.name))
     }
+
+    /// Each column's position in `columns`, by field name: one hash per field of a record
+    /// instead of a search through the record per column (it runs for every imported line).
+    private let columnIndex: [String: Int]
+    /// The keys that never travel in `extra` (see `isExtra`).
+    private let notExtra: Set<String>
 
     func column(for field: String) -> Column? { columns.first { $0.field.name == field } }
 
@@ -69,16 +78,18 @@ struct TableMapping {
         precondition(derived.isEmpty)
         var out = JSONObject()
         out.appendUnchecked("type", .string(schema.type))
-        func value(_ column: Column, _ k: Int) -> DatabaseValue {
-            if let position = bound.argumentIndex[column.names[k]] { return arguments[position] }
-            return defaults[column.names[k]] ?? .null
+        let slots = bound.slots(in: self)
+        func value(_ slot: Int?, _ name: String) -> DatabaseValue {
+            if let slot { return arguments[slot] }
+            return defaults[name] ?? .null
         }
-        for column in columns {
+        for (index, column) in columns.enumerated() {
             let decoded: JSONValue?
             if column.storage == .json {
                 decoded = validated[column.field.name].flatMap { $0 == .null ? nil : $0 }
             } else {
-                decoded = decode(column, value(column, 0), column.names.count > 1 ? value(column, 1) : .null)
+                let (first, second) = slots[index]
+                decoded = decode(column, value(first, column.names[0]), column.names.count > 1 ? value(second, column.names[1]) : .null)
             }
             if let decoded { out.appendUnchecked(column.field.name, decoded) }
         }
@@ -87,10 +98,23 @@ struct TableMapping {
     }
 
     /// Where each column's value sits among an INSERT's arguments, worked out once per shape.
-    struct InsertedColumns {
-        var argumentIndex: [String: Int]
+    final class InsertedColumns {
+        let argumentIndex: [String: Int]
+        /// Per column of the mapping (by table) that asked last: the argument positions of its one
+        /// or two SQL columns (nil: not bound, so the column's default).
+        private var resolved: (table: String, slots: [(Int?, Int?)])?
+
         init(_ columns: [String]) {
             argumentIndex = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        func slots(in mapping: TableMapping) -> [(Int?, Int?)] {
+            if let resolved, resolved.table == mapping.table { return resolved.slots }
+            let made = mapping.columns.map { column in
+                (argumentIndex[column.names[0]], column.names.count > 1 ? argumentIndex[column.names[1]] : nil)
+            }
+            resolved = (mapping.table, made)
+            return made
         }
     }
 
@@ -98,8 +122,7 @@ struct TableMapping {
     /// column of their own (an image's camera); a derived field lives in its link table.
     /// Computed fields (`RecordSchema.computed`) are neither: they are never stored.
     func isExtra(_ key: String) -> Bool {
-        key != "type" && key != "op" && schema.field(key)?.column == nil && !derived.contains(where: { $0.field == key })
-            && !schema.computed.contains(key)
+        !notExtra.contains(key)
     }
 
     /// Builds the record from the values of the select list, by position.
@@ -187,13 +210,25 @@ struct TableMapping {
     }
 
     func bindings(for record: JSONObject) -> Bindings {
+        // One pass over the record: each field to its column's slot, or to `extra`.
+        var given = [JSONValue?](repeating: nil, count: columns.count)
+        var extra = JSONObject()
+        for (key, value) in record {
+            if let index = columnIndex[key] {
+                given[index] = value
+            } else if isExtra(key) {
+                extra.appendUnchecked(key, value)
+            }
+        }
         var names: [String] = []
         var values: [DatabaseValue] = []
-        for column in columns {
-            guard let value = record[column.field.name] else { continue }
+        names.reserveCapacity(columns.count + 2)
+        values.reserveCapacity(columns.count + 2)
+        for (index, column) in columns.enumerated() {
+            guard let value = given[index] else { continue }
+            names += column.names
             switch column.storage {
             case .money:
-                names += column.names
                 if case .object(let money) = value {
                     values.append(money["amount"]?.number.map { $0.databaseValue } ?? .null)
                     values.append(money["currency"]?.string.map { $0.databaseValue } ?? .null)
@@ -201,13 +236,10 @@ struct TableMapping {
                     values += [.null, .null]
                 }
             case .bool:
-                names += column.names
                 values.append(value.bool.map { ($0 ? 1 : 0 as Int64).databaseValue } ?? .null)
             case .json:
-                names += column.names
                 values.append(value == .null ? .null : JSONWriter.string(value).databaseValue)
             case .scalar:
-                names += column.names
                 switch value {
                 case .string(let s): values.append(s.databaseValue)
                 case .int(let i): values.append(i.databaseValue)
@@ -217,8 +249,6 @@ struct TableMapping {
                 }
             }
         }
-        var extra = JSONObject()
-        for (key, value) in record where isExtra(key) { extra[key] = value }
         return Bindings(names: names, values: values, extra: extra.isEmpty ? nil : JSONWriter.string(extra).databaseValue)
     }
 }

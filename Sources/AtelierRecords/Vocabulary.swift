@@ -18,6 +18,10 @@ public struct Vocabulary: Sendable {
     /// The values themselves: most input is already canonical, and a set lookup is far cheaper
     /// than folding the word into its key (which matters on a million-record import).
     private let exact: Set<String>
+    /// Per value, its key's bytes and whether it says "not", for suggestions (made once: a
+    /// million-line import may refuse half its records).
+    private let valueKeys: [[UInt8]]
+    private let valueNegates: [Bool]
 
     public init(_ name: String, _ values: [String], aliases: KeyValuePairs<String, String> = [:], open: Bool = false) {
         self.init(name, values, aliasList: aliases.map { ($0.key, $0.value) }, open: open)
@@ -37,6 +41,8 @@ public struct Vocabulary: Sendable {
         }
         self.canonicalByKey = map
         exact = Set(values)
+        valueKeys = values.map { Array(Self.key($0).utf8) }
+        valueNegates = values.map(Self.negates)
     }
 
     /// Folds case and drops everything but letters and digits: the spelling-insensitive key.
@@ -78,11 +84,11 @@ public struct Vocabulary: Sendable {
     /// offered only values that negate, and a word that does not only values that do not, so
     /// `bleach-ok` never gets "did you mean bleach-no?".
     public func suggestion(for word: String) -> String? {
-        let target = Array(Self.key(word).isEmpty ? word.lowercased() : Self.key(word))
+        let target = Array((Self.key(word).isEmpty ? word.lowercased() : Self.key(word)).utf8)
         let negates = Self.negates(word)
         var best: (value: String, distance: Int)? = nil
-        for value in values where Self.negates(value) == negates {
-            let d = Self.editDistance(target, Array(Self.key(value)))
+        for (index, value) in values.enumerated() where valueNegates[index] == negates {
+            let d = Self.editDistance(target, valueKeys[index])
             if best == nil || d < best!.distance { best = (value, d) }
         }
         // An open vocabulary keeps words it does not know, most of them real ("kilt" is not a
@@ -93,31 +99,36 @@ public struct Vocabulary: Sendable {
     }
 
     /// Whether a word says "not": one of its parts (split at anything but letters and digits,
-    /// and where camelCase starts a new word) is a negation, or starts with "non".
+    /// and where camelCase starts a new word) is a negation, or starts with "non". Apostrophes
+    /// join ("don't" is "dont"). Bytes, not Characters: it runs for every refused record.
     static func negates(_ word: String) -> Bool {
-        var parts: [String] = []
-        var current = ""
+        var part: [UInt8] = []
         var previousIsLower = false
-        for scalar in word.unicodeScalars where scalar != "'" && scalar != "\u{2019}" {
-            let isLetterOrDigit = CharacterSet.alphanumerics.contains(scalar)
-            let isUpper = CharacterSet.uppercaseLetters.contains(scalar)
-            if !isLetterOrDigit || (isUpper && previousIsLower) {
-                if !current.isEmpty { parts.append(current) }
-                current = ""
+        for byte in word.utf8 where byte != UInt8(ascii: "'") {
+            let isUpper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+            let isLower = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            // Bytes of other scripts belong to the part they are in (their letters say no "no").
+            let isWordByte = isUpper || isLower || isDigit || byte >= 0x80
+            if !isWordByte || (isUpper && previousIsLower) {
+                if isNegation(part) { return true }
+                part.removeAll(keepingCapacity: true)
             }
-            if isLetterOrDigit { current.unicodeScalars.append(scalar) }
-            previousIsLower = CharacterSet.lowercaseLetters.contains(scalar)
+            if isWordByte { part.append(isUpper ? byte + 32 : byte) }
+            previousIsLower = isLower
         }
-        if !current.isEmpty { parts.append(current) }
-        return parts.contains { part in
-            let p = part.lowercased()
-            return Self.negations.contains(p) || (p.hasPrefix("non") && p != "none" && p.count > 3)
-        }
+        return isNegation(part)
     }
 
-    private static let negations: Set<String> = ["no", "not", "non", "dont", "never", "without", "nothing"]
+    private static func isNegation(_ part: [UInt8]) -> Bool {
+        if negations.contains(part) { return true }
+        // "non-chlorine", "nonchlorine"; not "none".
+        return part.count > 3 && part.starts(with: Array("non".utf8)) && part != Array("none".utf8)
+    }
 
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    private static let negations: Set<[UInt8]> = Set(["no", "not", "non", "dont", "never", "without", "nothing"].map { Array($0.utf8) })
+
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -146,6 +146,9 @@ public struct ImportCommand: ParsableCommand {
         options.dryRun = dryRun
         options.skipInvalid = skipInvalid
         options.forceLabels = force
+        // Nobody reads the records printed to /dev/null: storing them is all that is asked.
+        let printsRecords = !out.discards
+        options.wantsStoredRecords = printsRecords
         var outputClosed = false
         var total = RecordImporter.Summary()
         // Each unknown subcategory or fabric is told once, however many inputs use it.
@@ -155,7 +158,7 @@ public struct ImportCommand: ParsableCommand {
             let spool = OutputSpool()
             let importer = RecordImporter(catalog: store, options: options)
             let bar = ProgressReporter(mode: progress.progress, stage: "importing \(source)", unit: "records")
-            importer.onOutput = { try spool.append($0) }
+            importer.onOutput = { if printsRecords { try spool.append($0) } }
             importer.onSkipped = { Diagnostics.warn("\($0.description) (skipped)") }
             importer.onUnknownWord = { unknown in
                 guard announced.insert(unknown.vocabulary.name + "\u{0}" + unknown.word).inserted else { return }

@@ -98,3 +98,56 @@ final class OtherAppImportTests: XCTestCase {
         XCTAssertTrue(state.err.contains("archived"), state.err)
     }
 }
+
+/// What the import does when nobody reads its output, or when half its lines are bad: the
+/// catalog it leaves is the same, byte for byte, as the careful way leaves it.
+final class ImportShortcutTests: XCTestCase {
+    func testAnImportToDevNullStoresWhatAnImportToAFileStores() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        try sh.run("python3 \(Shell.root)/benchmarks/gen-garments.py 3000 7 --other-apps 0.4 > g.ndjson")
+        let toFile = try sh.run("ATELIER_DB=a.sqlite atl-import g.ndjson > printed.ndjson")
+        let toNull = try sh.run("ATELIER_DB=b.sqlite atl-import g.ndjson > /dev/null")
+        XCTAssertEqual(toFile.status, 0, toFile.err)
+        XCTAssertEqual(toNull.status, 0, toNull.err)
+        XCTAssertEqual(toNull.err, toFile.err, "the same notices")
+        XCTAssertEqual(try sh.run("wc -l < printed.ndjson").out.trimmingCharacters(in: .whitespacesAndNewlines), "3000")
+        let columns = "name, category, subcategory, state, care, composition, seasons, price_amount, price_currency, purchased_on, wear_count, last_worn_on, last_washed_on, wears_since_wash, tags, notes, extra"
+        let a = try sh.run("sqlite3 a.sqlite 'SELECT \(columns) FROM garments ORDER BY rowid'")
+        let b = try sh.run("sqlite3 b.sqlite 'SELECT \(columns) FROM garments ORDER BY rowid'")
+        XCTAssertEqual(a.lines.count, 3000)
+        XCTAssertEqual(a.out, b.out)
+        // A garment made with a wash day and no count has none since (no wears logged yet); one
+        // updated with a wash day has its logged wears after that day counted again.
+        let made = try sh.run(#"echo '{"type":"garment","name":"W","category":"top","lastWashedOn":"2026-01-01","wearCount":9}' | ATELIER_DB=c.sqlite atl-import"#)
+        let id = try XCTUnwrap(Shell.records(made).first?["id"] as? String)
+        XCTAssertEqual(Shell.records(made).first?["wearsSinceWash"] as? Int, 0)
+        try sh.run("printf '%s\\n' '{\"type\":\"wear\",\"garment\":\"\(id)\",\"date\":\"2026-02-01\"}' '{\"type\":\"wear\",\"garment\":\"\(id)\",\"date\":\"2026-03-01\"}' | ATELIER_DB=c.sqlite atl-import > /dev/null")
+        try sh.run(#"echo '{"type":"garment","id":"\#(id)","lastWashedOn":"2026-02-15"}' | ATELIER_DB=c.sqlite atl-import > /dev/null"#)
+        XCTAssertEqual(try sh.run("sqlite3 c.sqlite \"SELECT wears_since_wash FROM garments WHERE id = '\(id)'\"").out, "1\n")
+    }
+
+    func testSkippingBadLinesKeepsExactlyTheGoodOnes() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        try sh.run("python3 \(Shell.root)/benchmarks/gen-garments.py 2000 11 --other-apps 0.3 --invalid 0.5 > mixed.ndjson")
+        let skipped = try sh.run("ATELIER_DB=a.sqlite atl-import --skip-invalid mixed.ndjson > /dev/null")
+        XCTAssertEqual(skipped.status, 0, skipped.err)
+        let bad = skipped.err.split(separator: "\n").filter { $0.hasSuffix("(skipped)") }
+        // Each bad line is named; the good ones, imported alone, make the same catalog.
+        let badLines = Set(bad.compactMap { $0.split(separator: ":").dropFirst(2).first.flatMap { Int($0) } })
+        XCTAssertEqual(badLines.count, bad.count)
+        XCTAssertGreaterThan(badLines.count, 850)
+        XCTAssertLessThan(badLines.count, 1150)
+        let good = try String(contentsOfFile: sh.dir + "/mixed.ndjson", encoding: .utf8).split(separator: "\n").enumerated()
+            .filter { !badLines.contains($0.offset + 1) }.map { String($0.element) }.joined(separator: "\n") + "\n"
+        try good.write(toFile: sh.dir + "/good.ndjson", atomically: true, encoding: .utf8)
+        let clean = try sh.run("ATELIER_DB=b.sqlite atl-import good.ndjson > /dev/null")
+        XCTAssertEqual(clean.status, 0, clean.err)
+        let columns = "name, category, subcategory, state, care, composition, price_amount, purchased_on, wear_count"
+        let a = try sh.run("sqlite3 a.sqlite 'SELECT \(columns) FROM garments ORDER BY rowid'")
+        let b = try sh.run("sqlite3 b.sqlite 'SELECT \(columns) FROM garments ORDER BY rowid'")
+        XCTAssertEqual(a.lines.count, 2000 - badLines.count)
+        XCTAssertEqual(a.out, b.out)
+    }
+}
