@@ -107,7 +107,10 @@ final class ParsingPipeline: @unchecked Sendable {
             return Item(result: .failure(error.at(source, line: number)), line: number, prepared: nil)
         }
         do {
-            return Item(result: .success(record), line: number, prepared: try CatalogWriter.prepare(record))
+            // A prepared record stands in for what was read (it keeps "type", "op" and every
+            // field, normalised), so the parsed one is freed here rather than on the other thread.
+            let prepared = try CatalogWriter.prepare(record)
+            return Item(result: .success(prepared?.record ?? record), line: number, prepared: prepared)
         } catch {
             return Item(result: .failure(error.at(source, line: number)), line: number, prepared: nil)
         }
