@@ -44,11 +44,13 @@ public final class Catalog {
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             }
-            // Sorting a million rows wants more than SQLite's 2 MB default page cache; a writer
-            // needs less (its index builds spill to temporary files past it), and keeping it at
-            // 32 MB keeps a million-record import under 150 MB.
-            try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -65536 : -32768)")
-            db.add(function: RegexpFunction.make())
+            // A writer's index builds spill to temporary files past its page cache, and keeping it
+            // at 32 MB keeps a million-record import under 150 MB. A reader needs little: queries
+            // read each page once or walk an index in order, and the sorter spills past the
+            // cache's size, so SQLite's 2 MB default (the sqlite3 CLI's) keeps a query of any size
+            // under 30 MB.
+            try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -500 : -32768)")
+            try RegexpFunction.register(db)
         }
         return config
     }
