@@ -75,7 +75,7 @@ struct RowLineWriter {
 
     /// Writes the record's JSON, or returns false (having written part of it) when a value is
     /// one it leaves to the record.
-    private func appendDirectly(_ statement: SQLiteStatement, to out: inout [UInt8]) -> Bool {
+    func appendDirectly(_ statement: SQLiteStatement, to out: inout [UInt8]) -> Bool {
         guard sqlite3_column_type(statement, extraIndex) == SQLITE_NULL else { return false }
         out.append(contentsOf: opening)
         var index: Int32 = 0

@@ -4,11 +4,11 @@
 ///
 /// Conservative by design: it says yes only where `JSONWriter.append(JSONParser.parse(text))`
 /// gives back the very same bytes. That is compact text (no whitespace) made of objects without
-/// repeated keys, arrays, strings in valid UTF-8 without escapes or control characters, integers
+/// repeated keys, arrays, strings in valid UTF-8 with only the writer's own escapes, integers
 /// of at most 18 digits without a leading zero or `-0`, `true`, `false` and `null`, nested at most
-/// `maximumDepth` deep. Anything else (a fraction, an exponent, an escape, more than
-/// `maximumKeys` keys in one object) gets a no, and the caller takes the long way, which is
-/// always right.
+/// `maximumDepth` deep. Anything else (a fraction, an exponent, an escape the writer would not
+/// write such as `\/` or `\u00e9`, more than `maximumKeys` keys in one object) gets a no, and the
+/// caller takes the long way, which is always right.
 public enum CanonicalJSON {
     /// Deeper text is left to the parser (whose own limit is `JSONParser.maximumDepth`).
     public static let maximumDepth = 32
@@ -79,11 +79,43 @@ public enum CanonicalJSON {
                     if !ascii && String(validating: UnsafeBufferPointer(rebasing: text[start..<i]), as: UTF8.self) == nil { return nil }
                     return start..<i
                 }
-                if b < 0x20 || b == UInt8(ascii: "\\") { return nil }
+                if b < 0x20 { return nil }
+                if b == UInt8(ascii: "\\") {
+                    guard let length = Self.writerEscapeLength(text, at: i) else { return nil }
+                    i += length
+                    continue
+                }
                 if b >= 0x80 { ascii = false }
                 i += 1
             }
             return nil
+        }
+
+        /// The length of the escape at `i` when it is one `JSONWriter` writes (`\"`, `\\`, `\n`,
+        /// `\r`, `\t`, and `\u00xx` in lower case for the other control characters), else nil.
+        /// The parser reads each back as the one character the writer escapes the same way.
+        static func writerEscapeLength(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+            guard i + 1 < text.count else { return nil }
+            switch text[i + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                return 2
+            case UInt8(ascii: "u"):
+                guard i + 5 < text.count, text[i + 2] == UInt8(ascii: "0"), text[i + 3] == UInt8(ascii: "0"),
+                      let high = hexDigit(text[i + 4]), high <= 1, let low = hexDigit(text[i + 5]) else { return nil }
+                let scalar = high << 4 | low
+                return scalar == 0x0A || scalar == 0x0D || scalar == 0x09 ? nil : 6
+            default:
+                return nil
+            }
+        }
+
+        /// A lower-case hexadecimal digit's value (the writer writes no upper case).
+        static func hexDigit(_ b: UInt8) -> UInt8? {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+            default: return nil
+            }
         }
 
         /// An integer the parser reads as `.int` and the writer writes back digit for digit.
