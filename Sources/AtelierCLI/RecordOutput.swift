@@ -49,6 +49,17 @@ public final class RecordOutput {
         if lineBuffered || buffer.count >= flushThreshold { try flush() }
     }
 
+    /// Writes NDJSON lines made elsewhere: `lines` records, each ending in a newline.
+    public func writeLines(_ bytes: UnsafeRawBufferPointer, lines: Int) throws(OutputError) {
+        buffer.append(contentsOf: bytes)
+        count += lines
+        if lineBuffered || buffer.count >= flushThreshold { try flush() }
+    }
+
+    /// How many bytes of lines to gather before calling `writeLines`: 0 when every record must
+    /// leave at once (a terminal, `--line-buffered`), else the size of a flush.
+    public var chunkBytes: Int { lineBuffered ? 0 : flushThreshold }
+
     /// Writes raw bytes (pretty JSON, CSV) without counting records.
     public func writeRaw(_ bytes: [UInt8]) throws(OutputError) {
         buffer.append(contentsOf: bytes)

@@ -24,11 +24,7 @@ public final class CatalogReader {
         let plan = try QueryPlan(query, table: table)
         let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
         let streaming = plan.residualSort.isEmpty
-        let schema = table.schema
-        // An outfit's computed fields are part of it; a garment's readyToWash only when asked for.
-        let computes = !schema.computed.isEmpty && (query.computedFields || query.type == "outfit"
-            || query.filters.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) }
-            || query.sort.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) })
+        let computes = Self.computesFields(query, schema: table.schema)
         var kept: [JSONObject] = []
         var emitted = 0
         while let row = try cursor.next() {
@@ -52,6 +48,14 @@ public final class CatalogReader {
             for record in kept.prefix(plan.residualLimit ?? kept.count) { try emit(record) }
         }
         return plan.warnings
+    }
+
+    /// Whether `query`'s records get their computed fields: an outfit's always (they are part
+    /// of it), a garment's readyToWash only when asked for or named by a condition or sort key.
+    static func computesFields(_ query: CatalogQuery, schema: RecordSchema) -> Bool {
+        !schema.computed.isEmpty && (query.computedFields || query.type == "outfit"
+            || query.filters.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) }
+            || query.sort.contains { schema.computed.contains(schema.canonicalFieldName($0.path[0])) })
     }
 
     /// SQL that holds for the garments (`garments AS g`) meeting `filters`, and warnings about

@@ -33,18 +33,19 @@ struct StatementRunner {
             case .string(let text): code = text.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) }
             case .blob(let data): code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
-            guard code == SQLITE_OK else { throw error(sql) }
+            guard code == SQLITE_OK else { throw Self.lastError(db, sql: sql) }
         }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
-            let failure = error(sql)
+            let failure = Self.lastError(db, sql: sql)
             sqlite3_reset(handle)
             throw failure
         }
         sqlite3_reset(handle)
     }
 
-    private func error(_ sql: String) -> DatabaseError {
+    /// The connection's last error, as GRDB reports it.
+    static func lastError(_ db: Database, sql: String) -> DatabaseError {
         let connection = db.sqliteConnection
         return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
                              message: String(cString: sqlite3_errmsg(connection)), sql: sql)

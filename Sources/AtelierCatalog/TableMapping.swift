@@ -126,7 +126,7 @@ struct TableMapping {
     }
 
     /// Builds the record from the values of the select list, by position.
-    private func record(_ value: (Int) -> DatabaseValue) -> JSONObject {
+    func record(_ value: (Int) -> DatabaseValue) -> JSONObject {
         var out = JSONObject()
         out.appendUnchecked("type", .string(schema.type))
         var index = 0

@@ -97,7 +97,9 @@ public enum JSONWriter {
         _ = count
     }
 
-    static func appendDouble(_ value: Double, to out: inout [UInt8]) {
+    /// A fraction-capable number: integral values below 1e15 as `12.0`, others in Swift's
+    /// shortest round-trip form (`0.1`, `1e+21`), non-finite ones as `null`.
+    public static func appendDouble(_ value: Double, to out: inout [UInt8]) {
         guard value.isFinite else { out.append(contentsOf: Array("null".utf8)); return }
         if value.rounded() == value && abs(value) < 1e15 {
             // 12.0 is written 12.0, not 12, so the value reads back as a fraction-capable number.
@@ -109,28 +111,33 @@ public enum JSONWriter {
     }
 
     public static func appendString(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var s = string
-        s.withUTF8 { utf8 in
-            var runStart = 0
-            for i in 0..<utf8.count {
-                let b = utf8[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                runStart = i + 1
-                switch b {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-                }
+        s.withUTF8 { appendString(utf8: $0, to: &out) }
+    }
+
+    /// A string given as its UTF-8 bytes (which must be valid UTF-8), quoted and escaped: `"`
+    /// and `\\` with a backslash, `\n` `\r` `\t` by name, other control characters as `\u00XX`,
+    /// everything else as it is.
+    public static func appendString(utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for i in 0..<utf8.count {
+            let b = utf8[i]
+            if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            runStart = i + 1
+            switch b {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 0xF)]])
             }
-            if runStart < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         }
+        if runStart < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -309,8 +309,12 @@ public struct QueryCommand: ParsableCommand {
         var query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand,
                                  computedFields: computed, today: day)
         query.availableOnly = available
-        let warnings = try reader.run(query) { record in
-            try out.write(projection.map { projectRecord(record, fields: $0) } ?? record)
+        let warnings: [String]
+        if let projection {
+            warnings = try reader.run(query) { record in try out.write(projectRecord(record, fields: projection)) }
+        } else {
+            // Whole records: written as NDJSON by the catalog, straight from SQLite where it can.
+            warnings = try reader.writeLines(query, chunkBytes: out.chunkBytes) { bytes, lines in try out.writeLines(bytes, lines: lines) }
         }
         warnings.forEach(Diagnostics.warn)
     }

@@ -26,11 +26,16 @@ public final class RegularExpression: @unchecked Sendable, CustomStringConvertib
     /// answers over the whole text.
     public func matches(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { buffer in
-            lock.lock()
-            defer { lock.unlock() }
-            return matcher.matches(buffer)
-        }
+        return text.withUTF8 { matches(utf8: $0) }
+    }
+
+    /// Whether the text whose UTF-8 bytes these are contains a match. The bytes must be valid
+    /// UTF-8 (as a `String`'s are): for callers holding bytes, such as SQLite's `REGEXP`, that
+    /// would otherwise make a `String` per value.
+    public func matches(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return matcher.matches(text)
     }
 
     public var description: String { pattern }
