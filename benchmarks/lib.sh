@@ -23,8 +23,8 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 
 maximum() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 
 # timed [-i INFILE] OUTFILE CMD… : runs CMD once, stdin from INFILE (else the script's), stdout to
-# OUTFILE, stderr to $WORK/stderr.txt; sets T (s) and M (peak RSS, KB) from /usr/bin/time, which
-# writes to $TIMEFILE. A failing command stops the benchmark; atl-query's exit 1 ("nothing
+# OUTFILE, stderr to $WORK/stderr.txt; sets T (s), M (peak RSS, KB) and C (CPU s, user + system)
+# from /usr/bin/time, which writes to $TIMEFILE. A failing command stops the benchmark; atl-query's exit 1 ("nothing
 # matched", like grep) is not a failure.
 timed() {
     local infile=/dev/stdin
@@ -32,11 +32,13 @@ timed() {
     local outfile=$1; shift
     local status=0 allowed=0
     [[ ${1##*/} == atl-query ]] && allowed=1
-    /usr/bin/time -f '%e %M' -o "$TIMEFILE" "$@" < "$infile" > "$outfile" 2> "$WORK/stderr.txt" || status=$?
+    /usr/bin/time -f '%e %M %U %S' -o "$TIMEFILE" "$@" < "$infile" > "$outfile" 2> "$WORK/stderr.txt" || status=$?
     if ((status > allowed)); then
         say "command failed (exit $status): $*"
         sed 's/^/    /' "$WORK/stderr.txt" >&2
         exit 1
     fi
-    read -r T M < <(tail -n 1 "$TIMEFILE")
+    local user system
+    read -r T M user system < <(tail -n 1 "$TIMEFILE")
+    C=$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f", u + s }')
 }

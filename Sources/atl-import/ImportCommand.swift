@@ -17,7 +17,8 @@ public struct ImportCommand: ParsableCommand {
             them in the catalog, one transaction per input: if any record is bad, nothing from that \
             input is stored (exit 65) unless --skip-invalid is given. Records with an "id" update the \
             stored record (only the fields they name); records without one are created with a new \
-            id; "op":"delete" removes. Prints the records as stored, with their ids.
+            id; "op":"delete" removes. Prints the records as stored, with their ids (with standard \
+            output on /dev/null it skips making them, which makes a large import faster).
 
             Words are read as another app may write them: care codes as "hand-wash", "bleach-ok" or \
             "Wash 40°C", states as "lent", "inLaundry" or "sold" (archived). Subcategories and \
