@@ -44,13 +44,14 @@ public final class Catalog {
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             }
-            // A writer's index builds spill to temporary files past its page cache, and keeping it
-            // at 32 MB keeps a million-record import under 150 MB. A reader needs little: queries
+            // A writer's index builds spill to temporary files past its page cache. At 8 MB a
+            // million-record import peaks near 58 MB (110 MB at 32 MB, 75 at 16), in the same time
+            // within the noise (27.3, 27.7 and 29.0 s on one quiet run each). A reader needs little: queries
             // read each page once or walk an index in order (the kernel caches the file), and the
             // sorter spills to temporary files past the cache's size. 500 KB keeps a query of any
             // size near 29 MB of RSS, of which the Swift runtime, Foundation and SQLite's code take
             // 28 (issue 28 asks for under 30).
-            try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -500 : -32768)")
+            try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -500 : -8192)")
             try RegexpFunction.register(db)
         }
         return config
