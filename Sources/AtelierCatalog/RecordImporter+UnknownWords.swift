@@ -13,9 +13,10 @@ public struct UnknownWord: Sendable {
     }
 
     /// `unknown subcategory "kilt" kept as given (…)`, with what follows from not knowing it
-    /// and a spelling it may have meant.
+    /// and a spelling it may have meant. The word is shown as JSON, shortened (it comes from
+    /// the input, and a terminal must not take its control characters as commands).
     public var message: String {
-        var text = "unknown \(vocabulary.name) \"\(word)\" kept as given"
+        var text = "unknown \(vocabulary.name) \(RecordSchema.preview(.string(word))) kept as given"
         switch vocabulary.name {
         case Domain.subcategory.name: text += " (its category's wear limit and weight apply)"
         case Domain.fabric.name: text += " (no fabric group: laundry sorting goes by the other fibres)"

@@ -151,3 +151,23 @@ final class ImportShortcutTests: XCTestCase {
         XCTAssertEqual(a.out, b.out)
     }
 }
+
+/// A word kept as given comes from the input: its notice cannot drive the terminal.
+final class UnknownWordNoticeTests: XCTestCase {
+    func testANoticeShowsAHostileWordEscapedAndShort() throws {
+        let sh = try Shell()
+        defer { sh.remove() }
+        let long = String(repeating: "x", count: 500)
+        let result = try sh.run(#"printf '%s\n' '{"type":"garment","name":"A","category":"top","subcategory":"\u001b[31mred\u0007"}' '{"type":"garment","name":"B","category":"top","subcategory":"\#(long)"}' | atl-import"#)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertFalse(result.err.contains("\u{1b}"), result.err)
+        XCTAssertFalse(result.err.contains("\u{07}"), result.err)
+        let lines = result.err.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, result.err)
+        XCTAssertTrue(lines[0].contains(#"unknown subcategory "\u001b[31mred\u0007" kept as given"#), result.err)
+        XCTAssertLessThan(lines[1].count, 200, "a long word is shortened")
+        // The words themselves are stored as given.
+        let stored = try sh.run("sqlite3 catalog.sqlite 'SELECT length(subcategory) FROM garments ORDER BY rowid'")
+        XCTAssertEqual(stored.out, "9\n500\n")
+    }
+}
