@@ -68,7 +68,9 @@ public struct Vocabulary: Sendable {
             guard !kept.isEmpty else { throw RecordsError.field("an empty \(name) is no \(name)") }
             return kept
         }
-        var message = "unknown \(name) \"\(word)\""
+        // As JSON, shortened: the word comes from the input, and its control characters must
+        // not reach a terminal.
+        var message = "unknown \(name) \(RecordSchema.preview(.string(word)))"
         if let suggestion = suggestion(for: word) {
             message += "; did you mean \"\(suggestion)\"?"
         } else if values.count <= 12 {

@@ -166,6 +166,11 @@ final class UnknownWordNoticeTests: XCTestCase {
         XCTAssertEqual(lines.count, 2, result.err)
         XCTAssertTrue(lines[0].contains(#"unknown subcategory "\u001b[31mred\u0007" kept as given"#), result.err)
         XCTAssertLessThan(lines[1].count, 200, "a long word is shortened")
+        // A closed vocabulary's refusal shows the word the same way.
+        let refused = try sh.run(#"printf '%s\n' '{"type":"garment","name":"C","category":"top","state":"\u001b]0;owned\u0007"}' | atl-import"#)
+        XCTAssertEqual(refused.status, 65)
+        XCTAssertFalse(refused.err.contains("\u{1b}"), refused.err)
+        XCTAssertTrue(refused.err.contains(#"unknown state "\u001b]0;owned\u0007""#), refused.err)
         // The words themselves are stored as given.
         let stored = try sh.run("sqlite3 catalog.sqlite 'SELECT length(subcategory) FROM garments ORDER BY rowid'")
         XCTAssertEqual(stored.out, "9\n500\n")
