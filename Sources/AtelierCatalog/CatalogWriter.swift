@@ -189,7 +189,7 @@ public final class CatalogWriter {
             if fresh && table.derived.isEmpty {
                 try storeLinks(schema.type, id: id, record: record, fresh: true)
                 guard wantsOutput else { return record }
-                let stored = table.insertedRecord(record, bound: shape(columns), arguments: arguments, defaults: try defaults(table))
+                let stored = table.insertedRecord(record, bound: shape(columns, of: table), arguments: arguments, defaults: try defaults(table))
                 return schema.type == "image" ? store.resolving(stored) : stored
             }
         } else {
@@ -229,15 +229,16 @@ public final class CatalogWriter {
         return sql
     }
 
-    /// The argument positions of an INSERT's columns, per column list.
-    private func shape(_ columns: [String]) -> TableMapping.InsertedColumns {
-        if let known = shapes[columns] { return known }
-        let made = TableMapping.InsertedColumns(columns)
-        shapes[columns] = made
+    /// The argument positions of an INSERT's columns, per table and column list.
+    private func shape(_ columns: [String], of table: TableMapping) -> TableMapping.InsertedColumns {
+        let key = SQLKey(table: table.table, columns: columns, upsert: false)
+        if let known = shapes[key] { return known }
+        let made = TableMapping.InsertedColumns(columns, of: table)
+        shapes[key] = made
         return made
     }
 
-    private var shapes: [[String]: TableMapping.InsertedColumns] = [:]
+    private var shapes: [SQLKey: TableMapping.InsertedColumns] = [:]
 
     private struct SQLKey: Hashable {
         var table: String

@@ -50,7 +50,6 @@ struct TableMapping {
         selectList = (columns.flatMap(\.names).map { "\(table).\($0)" } + ["\(table).extra"] + derived.map { $0.1 }).joined(separator: ", ")
         columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.field.name, $0) })
         notExtra = Set(["type", "op"] + columns.map(\.field.name) + derived.map(\.0) + schema.computed)
-            .union(schema.fields.filter { $0.column != nil }.map(\.name))
     }
 
     /// Each column's position in `columns`, by field name: one hash per field of a record
@@ -78,7 +77,7 @@ struct TableMapping {
         precondition(derived.isEmpty)
         var out = JSONObject()
         out.appendUnchecked("type", .string(schema.type))
-        let slots = bound.slots(in: self)
+        let slots = bound.slots
         func value(_ slot: Int?, _ name: String) -> DatabaseValue {
             if let slot { return arguments[slot] }
             return defaults[name] ?? .null
@@ -97,24 +96,17 @@ struct TableMapping {
         return out
     }
 
-    /// Where each column's value sits among an INSERT's arguments, worked out once per shape.
-    final class InsertedColumns {
-        let argumentIndex: [String: Int]
-        /// Per column of the mapping (by table) that asked last: the argument positions of its one
-        /// or two SQL columns (nil: not bound, so the column's default).
-        private var resolved: (table: String, slots: [(Int?, Int?)])?
+    /// Where each column's value sits among an INSERT's arguments, worked out once per table
+    /// and column list: per column of the mapping, the argument positions of its one or two SQL
+    /// columns (nil: not bound, so the column's default).
+    struct InsertedColumns {
+        let slots: [(Int?, Int?)]
 
-        init(_ columns: [String]) {
-            argumentIndex = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        }
-
-        func slots(in mapping: TableMapping) -> [(Int?, Int?)] {
-            if let resolved, resolved.table == mapping.table { return resolved.slots }
-            let made = mapping.columns.map { column in
+        init(_ columns: [String], of mapping: TableMapping) {
+            let argumentIndex = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            slots = mapping.columns.map { column in
                 (argumentIndex[column.names[0]], column.names.count > 1 ? argumentIndex[column.names[1]] : nil)
             }
-            resolved = (mapping.table, made)
-            return made
         }
     }
 
