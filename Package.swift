@@ -89,14 +89,15 @@ let package = Package(
         .target(name: "AtelierSynthetic", dependencies: ["AtelierRecords", "AtelierImaging", "AtelierGeometry", "AtelierFormats"], swiftSettings: [.unsafeFlags(["-O"])]),
         // Structure from motion and beyond: features first (SIFT with RootSIFT descriptors).
         // Optimised even in debug builds, like AtelierImaging: its scale-space loops crawl unoptimised.
-        .target(name: "AtelierReconstruction", dependencies: ["AtelierRecords", "AtelierImaging", "AtelierGeometry", "AtelierFormats", "COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
+        // OpenBLAS is opened at run time (RuntimeBLAS), not linked: atl-query links this module.
+        .target(name: "AtelierReconstruction", dependencies: ["AtelierRecords", "AtelierImaging", "AtelierGeometry", "AtelierFormats"], swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "synth-capture", dependencies: [
             "AtelierSynthetic", "AtelierGeometry", "AtelierImaging", "AtelierCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Each tool links the libraries it uses and no others (a query does not carry OpenBLAS).
         .executableTarget(name: "atl-import", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierImaging", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", "AtelierWardrobe", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "atl-query", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierCatalog", "AtelierImaging", "AtelierWardrobe", "AtelierReconstruction", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-export", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierFormats", "AtelierCatalog", "AtelierBackup", "AtelierCharts", "AtelierLookbook", "AtelierWardrobe", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-classify", dependencies: ["AtelierCLI", "AtelierRecords", "AtelierImaging", "AtelierWardrobe", "AtelierCareLabels", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "atl-send", dependencies: ["AtelierCLI", "AtelierTransferCLI", "AtelierRecords", "AtelierFormats", "AtelierTransfer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

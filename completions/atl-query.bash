@@ -163,9 +163,9 @@ _atl-query() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--expand --available --compare --line-buffered --version -h --help)
+    local -a non_repeating_flags=(--expand --available --compare --hash-only --line-buffered --version -h --help)
     local -a repeating_options=(--where --sort --lock)
-    local -a non_repeating_options=(--limit --fields --by --not-worn-days --since --until --threshold --capacity-kg --date --season --temperature --occasion --style --count --seed --days --db)
+    local -a non_repeating_options=(--limit --fields --by --not-worn-days --since --until --threshold --verify-within --capacity-kg --date --season --temperature --occasion --style --count --seed --days --db --progress)
     __atl-query_offer_flags_options -1
 
     # Offer option value completions
@@ -196,6 +196,9 @@ _atl-query() {
         return
         ;;
     '--threshold')
+        return
+        ;;
+    '--verify-within')
         return
         ;;
     '--capacity-kg')
@@ -233,6 +236,10 @@ _atl-query() {
         ;;
     '--db')
         __atl-query_add_completions -o plusdirs -fX '!*.@(sqlite|db)'
+        return
+        ;;
+    '--progress')
+        __atl-query_add_completions -W 'auto'$'\n''bar'$'\n''json'$'\n''none'
         return
         ;;
     esac

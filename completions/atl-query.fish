@@ -20,7 +20,7 @@ function __atl-query_parse_tokens -S
     set -l unparsed_tokens (__atl-query_tokens -pc)
     switch $unparsed_tokens[1]
     case 'atl-query'
-        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'available' 'by=' 'not-worn-days=' 'since=' 'until=' 'compare' 'threshold=' 'capacity-kg=' 'date=' 'season=' 'temperature=' 'occasion=' 'style=' 'count=' 'lock=+' 'seed=' 'days=' 'db=' 'line-buffered' 'version' 'h/help'
+        __atl-query_parse_subcommand -r 2 'where=+' 'sort=+' 'limit=' 'fields=' 'expand' 'available' 'by=' 'not-worn-days=' 'since=' 'until=' 'compare' 'threshold=' 'verify-within=' 'hash-only' 'capacity-kg=' 'date=' 'season=' 'temperature=' 'occasion=' 'style=' 'count=' 'lock=+' 'seed=' 'days=' 'db=' 'line-buffered' 'progress=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __atl-query_parse_subcommand -r 1 'version'
@@ -90,7 +90,9 @@ complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_op
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" since' -l 'since' -d 'For stats: count the wears of the last N days (30d, 12w, 6m, 1y) or since a day (2026-11-01, today-30d), from the wear log.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" until' -l 'until' -d 'For stats with --since: the last day counted (default today).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" compare' -l 'compare' -d 'For stats with --since: set each group beside the window of the same length just before.'
-complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" threshold' -l 'threshold' -d 'For duplicates: the most pHash bits two photos may differ in (default 8).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" threshold' -l 'threshold' -d 'For duplicates: the most pHash bits two photos may differ in when their files are not read (--hash-only, or a photo that cannot be read) (default 8).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" verify-within' -l 'verify-within' -d 'For duplicates: photos within this many pHash bits are compared by their local features, which also finds crops, re-framings and small turns (default 18).' -rfka ''
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" hash-only' -l 'hash-only' -d 'For duplicates: judge by the pHash alone (--threshold), without reading the photos.'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" capacity-kg' -l 'capacity-kg' -d 'For laundry-plan: the washing machine\'s capacity in kilograms of dry laundry.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" date' -l 'date' -d 'For laundry-plan, readyToWash and outfits --available: the day to judge on, YYYY-MM-DD or today+1d (default today).' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" season' -l 'season' -d 'For suggest: the season to dress for (default: the season of --date, northern hemisphere).' -rfka 'spring summer autumn winter'
@@ -103,6 +105,7 @@ complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_op
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" days' -l 'days' -d 'For suggest: plan a trip of N days from --date: N outfits from as few garments as possible, then a packing record.' -rfka ''
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" db' -l 'db' -d 'The catalog file (default: $ATELIER_DB, else $XDG_DATA_HOME/atelier/catalog.sqlite).' -rfa '(set -l exts \'sqlite\' \'db\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" line-buffered' -l 'line-buffered' -d 'Flush stdout after every record (the default when stdout is a terminal).'
+complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" progress' -l 'progress' -d 'Progress on stderr: auto (a bar on a terminal), bar, json (NDJSON events) or none.' -rfka 'auto bar json none'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" version' -l 'version' -d 'Show the version.'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_flags_or_options "atl-query" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'atl-query' -n '__atl-query_should_offer_completions_for_positional "atl-query" -eq 3' -fa 'help' -d 'Show subcommand help information.'

@@ -14,7 +14,32 @@ public struct DuplicateGrouping {
     /// Images without a usable `phash`, left out.
     public private(set) var unhashed = 0
 
+    /// A pair of photos for the `Judge` to look at: indices into the photos it is given, and their
+    /// pHash distance.
+    public struct Candidate: Sendable, Equatable {
+        public var first: Int, second: Int, distance: Int
+    }
+
+    /// A second opinion on pairs of photos: the same picture or not, or nil when it cannot tell
+    /// (then the hash decides, as without one).
+    public protocol Judge: AnyObject {
+        /// Verdicts on the candidates, in order (all at once, so they can be worked in parallel).
+        func judge(_ photos: [JSONObject], _ candidates: [Candidate]) -> [Bool?]
+        /// A verdict on one more pair of the same photos (indices into them), asked when two
+        /// groups might merge and a cross pair was not a candidate.
+        func judge(_ first: Int, _ second: Int) -> Bool?
+    }
+
+    /// Groups by pHash alone: two photos are the same when within `threshold` bits.
     public init(images: [JSONObject], threshold: Int) {
+        self.init(images: images, threshold: threshold, confirmWithin: nil, judge: nil)
+    }
+
+    /// Groups with a second opinion: every pair within `confirmWithin` bits (wider than
+    /// `threshold`, to reach crops and turns the hash moves far) is a candidate, and `judge`
+    /// decides which are the same picture. Where it cannot tell, pairs within `threshold` count.
+    /// Groups are still complete-linkage clusters, each cross pair judged the same way.
+    public init(images: [JSONObject], threshold: Int, confirmWithin: Int?, judge: Judge?) {
         var hashed: [JSONObject] = []
         var hashes: [UInt64] = []
         for image in images {
@@ -25,7 +50,31 @@ public struct DuplicateGrouping {
             hashed.append(image)
             hashes.append(hash)
         }
-        let (groups, others) = DuplicateGroups.find(hashes, threshold: threshold)
+        let groups: [DuplicateGroups.Group], others: [Int]
+        if let judge, let wide = confirmWithin {
+            var pairs: [(a: Int32, b: Int32, distance: UInt8)] = []
+            DuplicateGroups.forEachPair(hashes, threshold: max(wide, threshold)) { a, b in
+                pairs.append((Int32(a), Int32(b), UInt8((hashes[a] ^ hashes[b]).nonzeroBitCount)))
+            }
+            let verdicts = judge.judge(hashed, pairs.map { Candidate(first: Int($0.a), second: Int($0.b), distance: Int($0.distance)) })
+            func key(_ x: Int, _ y: Int) -> Int64 { Int64(min(x, y)) << 32 | Int64(max(x, y)) }
+            var same: [Int64: Bool] = [:]
+            var kept: [(a: Int32, b: Int32, distance: UInt8)] = []
+            for (pair, verdict) in zip(pairs, verdicts) {
+                let isSame = verdict ?? (Int(pair.distance) <= threshold)
+                same[key(Int(pair.a), Int(pair.b))] = isSame
+                if isSame { kept.append(pair) }
+            }
+            let clusters = DuplicateGroups.completeLinkage(count: hashes.count, pairs: kept) { x, y in
+                if let known = same[key(x, y)] { return known }
+                let isSame = judge.judge(x, y) ?? ((hashes[x] ^ hashes[y]).nonzeroBitCount <= threshold)
+                same[key(x, y)] = isSame
+                return isSame
+            }
+            (groups, others) = DuplicateGroups.assemble(clusters, hashes: hashes)
+        } else {
+            (groups, others) = DuplicateGroups.find(hashes, threshold: threshold)
+        }
         func member(_ index: Int, distance: Int?) -> JSONValue {
             var entry = JSONObject()
             entry["id"] = hashed[index]["id"] ?? .null

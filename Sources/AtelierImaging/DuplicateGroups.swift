@@ -40,30 +40,45 @@ public enum DuplicateGroups {
         forEachPair(distinct, threshold: threshold) { a, b in
             pairs.append((Int32(a), Int32(b), UInt8((distinct[a] ^ distinct[b]).nonzeroBitCount)))
         }
-        pairs.sort { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }
-        // cluster[k]: the cluster holding distinct hash k, named by its earliest member.
-        var cluster = Array(0 ..< distinct.count)
-        var clusterMembers = distinct.indices.map { [$0] }
-        for pair in pairs {
+        let clusters = completeLinkage(count: distinct.count, pairs: pairs) { x, y in
+            (distinct[x] ^ distinct[y]).nonzeroBitCount <= threshold
+        }
+        return assemble(clusters.map { list in list.flatMap { carriers[$0] } }, hashes: hashes)
+    }
+
+    /// Groups of photos that every pair within is `linked`: complete-linkage clusters over the
+    /// candidate `pairs` (indices below `count`), closest first. The pairs given are the only
+    /// ones that may merge two clusters; `linked` is then asked of every cross pair.
+    public static func completeLinkage(count: Int, pairs: [(a: Int32, b: Int32, distance: UInt8)],
+                                       linked: (Int, Int) -> Bool) -> [[Int]] {
+        let ordered = pairs.sorted { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }
+        // cluster[k]: the cluster holding item k, named by its earliest member.
+        var cluster = Array(0 ..< count)
+        var clusterMembers = (0 ..< count).map { [$0] }
+        for pair in ordered {
             let (ca, cb) = (cluster[Int(pair.a)], cluster[Int(pair.b)])
             guard ca != cb else { continue }
-            let withinThreshold = clusterMembers[ca].allSatisfy { x in
-                clusterMembers[cb].allSatisfy { y in (distinct[x] ^ distinct[y]).nonzeroBitCount <= threshold }
-            }
+            let withinThreshold = clusterMembers[ca].allSatisfy { x in clusterMembers[cb].allSatisfy { y in linked(x, y) } }
             guard withinThreshold else { continue }
             let (keep, absorb) = (min(ca, cb), max(ca, cb))  // the earliest photo leads
             for k in clusterMembers[absorb] { cluster[k] = keep }
             clusterMembers[keep] += clusterMembers[absorb]
             clusterMembers[absorb] = []
         }
+        return clusterMembers.filter { !$0.isEmpty }
+    }
+
+    /// Clusters (lists of input indices) as groups of two or more, largest first (ties in input
+    /// order), each measured from its earliest photo, and the indices left alone.
+    public static func assemble(_ clusters: [[Int]], hashes: [UInt64]) -> (groups: [Group], others: [Int]) {
         var groups: [Group] = []
         var others: [Int] = []
-        for list in clusterMembers where !list.isEmpty {
-            let members = list.flatMap { carriers[$0] }.sorted()
+        for list in clusters {
+            let members = list.sorted()
             if members.count == 1 {
                 others.append(members[0])
-            } else {
-                let first = hashes[members[0]]
+            } else if let leader = members.first {
+                let first = hashes[leader]
                 groups.append(Group(members: members, distances: members.map { (hashes[$0] ^ first).nonzeroBitCount }))
             }
         }

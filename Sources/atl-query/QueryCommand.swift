@@ -61,6 +61,11 @@ public struct QueryCommand: ParsableCommand {
             total also says how evenly the wardrobe is worn (rotation: the Gini coefficient of \
             wears, the share worn) and the wear log's current and longest streaks.
 
+            duplicates groups photos that are the same picture. Photos within --verify-within pHash \
+            bits are read and compared by their local features, which find crops, re-framings and \
+            small turns that move the hash far; where the features cannot tell (a plain photo, a \
+            file that cannot be read), and with --hash-only, photos within --threshold bits count.
+
             EXAMPLES
               atl-query garments --where 'season has winter' --where category=outerwear --sort -wearCount
               atl-query garments --where 'lastWornOn<today-60d' --fields id,name,lastWornOn
@@ -78,6 +83,8 @@ public struct QueryCommand: ParsableCommand {
               atl-query laundry-plan --capacity-kg 5 | atl-import
               atl-query garments | atl-query - laundry-plan --date today+3d
               atl-query garments | atl-query - --where 'brand~^Levi'
+              atl-query duplicates --fields id,size
+              atl-classify --task hash photos/*.jpg | atl-query - duplicates --hash-only
               atl-query suggest --season autumn --temperature 14 --occasion work --fields name,why.score,why.reasons
               atl-query suggest --season autumn --count 3 --seed 7 --lock "$(atl-query garments --where 'name~Chinos' --fields id | jq -r .id)"
               atl-query suggest | atl-import | jq -c '{type: "wear", outfit: .id}' | atl-import
@@ -126,8 +133,14 @@ public struct QueryCommand: ParsableCommand {
     @Flag(name: .long, help: "For stats with --since: set each group beside the window of the same length just before.")
     var compare = false
 
-    @Option(name: .long, help: ArgumentHelp("For duplicates: the most pHash bits two photos may differ in (default 8).", valueName: "bits"))
+    @Option(name: .long, help: ArgumentHelp("For duplicates: the most pHash bits two photos may differ in when their files are not read (--hash-only, or a photo that cannot be read) (default 8).", valueName: "bits"))
     var threshold: Int?
+
+    @Option(name: .long, help: ArgumentHelp("For duplicates: photos within this many pHash bits are compared by their local features, which also finds crops, re-framings and small turns (default \(NearDuplicateSearch.defaultWithin)).", valueName: "bits"))
+    var verifyWithin: Int?
+
+    @Flag(name: .long, help: "For duplicates: judge by the pHash alone (--threshold), without reading the photos.")
+    var hashOnly = false
 
     @Option(name: .long, help: ArgumentHelp("For laundry-plan: the washing machine's capacity in kilograms of dry laundry.", valueName: "kg"))
     var capacityKg: Double = LaundryPlanner.defaultCapacityKilograms
@@ -164,6 +177,7 @@ public struct QueryCommand: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var progress: ProgressOptions
 
     public init() {}
 
@@ -224,6 +238,9 @@ public struct QueryCommand: ParsableCommand {
         }
         if threshold != nil && chosenView != .duplicates { throw ValidationError("--threshold applies to duplicates only") }
         if let threshold, !(0 ... 32).contains(threshold) { throw ValidationError("--threshold is a number of bits from 0 to 32") }
+        if (verifyWithin != nil || hashOnly) && chosenView != .duplicates { throw ValidationError("--verify-within and --hash-only apply to duplicates only") }
+        if verifyWithin != nil && hashOnly { throw ValidationError("--verify-within reads the photos and --hash-only does not: give one") }
+        if let verifyWithin, !(0 ... 24).contains(verifyWithin) { throw ValidationError("--verify-within is a number of bits from 0 to 24") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if expand && chosenView != .outfits { throw ValidationError("--expand applies to outfits only") }
         if available && chosenView != .outfits { throw ValidationError("--available applies to outfits only") }
@@ -377,7 +394,17 @@ extension QueryCommand {
                 warnings.forEach(Diagnostics.warn)
             }
         }
-        let grouping = DuplicateGrouping(images: images, threshold: threshold ?? DuplicateGrouping.defaultThreshold)
+        let threshold = threshold ?? DuplicateGrouping.defaultThreshold
+        let grouping: DuplicateGrouping
+        // Records that name no photo file (hashes from elsewhere) leave the features nothing to read.
+        if hashOnly || !images.contains(where: { $0["path"]?.string != nil }) {
+            grouping = DuplicateGrouping(images: images, threshold: threshold)
+        } else {
+            let search = try NearDuplicateSearch(progress: progress.progress)
+            grouping = DuplicateGrouping(images: images, threshold: threshold, confirmWithin: verifyWithin ?? NearDuplicateSearch.defaultWithin,
+                                         judge: search)
+            search.warnings.forEach(Diagnostics.warn)
+        }
         if grouping.unhashed > 0 {
             Diagnostics.warn("\(grouping.unhashed) image\(grouping.unhashed == 1 ? " has" : "s have") no phash and \(grouping.unhashed == 1 ? "was" : "were") left out; add hashes with: atl-classify --task hash")
         }

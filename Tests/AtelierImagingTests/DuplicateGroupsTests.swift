@@ -78,3 +78,54 @@ final class DuplicateGroupsTests: XCTestCase {
         }
     }
 }
+
+/// Grouping with a second opinion (`DuplicateGrouping.Judge`): its verdicts overrule the hash
+/// both ways, "cannot tell" falls back to the hash, and cross pairs are asked when groups meet.
+final class JudgedDuplicateGroupingTests: XCTestCase {
+    /// Says "same" for the pairs listed, "different" for the rest, and "cannot tell" for
+    /// anything with photo 5; records every question.
+    final class ListJudge: DuplicateGrouping.Judge {
+        let same: Set<[Int]>
+        var asked: [[Int]] = []
+        init(same: Set<[Int]>) { self.same = same }
+        func judge(_ photos: [JSONObject], _ candidates: [DuplicateGrouping.Candidate]) -> [Bool?] {
+            candidates.map { judge($0.first, $0.second) }
+        }
+        func judge(_ first: Int, _ second: Int) -> Bool? {
+            asked.append([first, second])
+            return first == 5 || second == 5 ? nil : same.contains([min(first, second), max(first, second)])
+        }
+    }
+
+    private func images(_ hashes: [UInt64]) -> [JSONObject] {
+        hashes.enumerated().map { ["type": "image", "id": .string("p\($0.offset)"), "phash": .string(String(format: "%016llx", $0.element))] }
+    }
+
+    private func ids(_ grouping: DuplicateGrouping) -> [[String]] {
+        grouping.records.map { record in record["images"]!.array!.map { $0.object!["id"]!.string! } }
+    }
+
+    func testTheJudgeOverrulesTheHashBothWaysAndCannotTellFallsBack() {
+        // p0–p1: 12 bits apart, judged the same (a crop). p2–p3: equal hashes, judged different
+        // (look-alikes); p0–p4, 8 bits, too. p4–p5: 4 bits, the judge cannot tell: the hash
+        // groups them; p0–p5, 12 bits, cannot tell either: the hash keeps them apart.
+        let hashes: [UInt64] = [0, 0xFFF, 0xFFFF_0000_0000, 0xFFFF_0000_0000, 0x00FF_0000_0000_0000, 0x00FF_0000_0000_000F]
+        let judge = ListJudge(same: [[0, 1]])
+        let grouping = DuplicateGrouping(images: images(hashes), threshold: 8, confirmWithin: 18, judge: judge)
+        XCTAssertEqual(ids(grouping), [["p0", "p1"], ["p4", "p5"], ["p2", "p3"]])
+        XCTAssertEqual(grouping.records.last?["id"], "other")
+        // Without the judge, the hash alone: p2 and p3 group, p0 and p1 do not.
+        XCTAssertEqual(ids(DuplicateGrouping(images: images(hashes), threshold: 8)), [["p2", "p3"], ["p4", "p5"], ["p0", "p1"]])
+    }
+
+    func testACrossPairBeyondReachIsAskedWhenGroupsMeet() {
+        // p0–p1 and p1–p2 within reach (16 bits), p0–p2 32 bits apart: p2 joins only because
+        // the judge, asked about the cross pair, says p0 and p2 are the same picture.
+        let hashes: [UInt64] = [0, 0xFFFF, 0xFFFF_FFFF]
+        let together = ListJudge(same: [[0, 1], [1, 2], [0, 2]])
+        XCTAssertEqual(ids(DuplicateGrouping(images: images(hashes), threshold: 8, confirmWithin: 18, judge: together)).first, ["p0", "p1", "p2"])
+        XCTAssertTrue(together.asked.contains([0, 2]) || together.asked.contains([2, 0]), "\(together.asked)")
+        let apart = ListJudge(same: [[0, 1], [1, 2]])
+        XCTAssertEqual(ids(DuplicateGrouping(images: images(hashes), threshold: 8, confirmWithin: 18, judge: apart)).first, ["p0", "p1"])
+    }
+}

@@ -1,11 +1,10 @@
-import COpenBLAS
 import Foundation
 
 /// Nearest-neighbour matching of RootSIFT descriptors between two images, by brute force.
 ///
 /// Descriptors are unit vectors, so the nearest neighbour is the one with the largest dot
 /// product, and every dot product of a pair of images is one matrix product `A·Bᵀ`, which
-/// OpenBLAS computes near the machine's peak. The product is formed a band of rows at a time so
+/// OpenBLAS computes near the machine's peak (`RuntimeBLAS`). The product is formed a band of rows at a time so
 /// the scratch stays small (a few megabytes whatever the feature counts); each band is scanned
 /// once, keeping each row's two best columns and each column's best row. Angles
 /// (`acos` of the dot product, as COLMAP measures them) are taken only for the winners.
@@ -20,11 +19,7 @@ public struct DescriptorMatcher: Sendable {
     public init(options: MatchingOptions = MatchingOptions()) throws(ReconstructionError) {
         try options.validate()
         self.options = options
-        DescriptorMatcher.singleThreadedBLAS
     }
-
-    /// OpenBLAS is told once to stay on the calling thread: pairs are the unit of parallelism.
-    private static let singleThreadedBLAS: Void = openblas_set_num_threads(1)
 
     /// The matches from `first` to `second`, ordered by `index1`.
     public func match(_ first: Features, _ second: Features) -> [FeatureMatch] {
@@ -37,7 +32,6 @@ public struct DescriptorMatcher: Sendable {
         var columnBestDot = [Float](repeating: -.infinity, count: columns)
         let bandRows = max(1, min(rows, Self.bandBytes / (4 * columns)))
         var band = [Float](repeating: 0, count: bandRows * columns)
-        let length = Int32(Features.descriptorLength)
 
         first.descriptors.withUnsafeBufferPointer { a in
             second.descriptors.withUnsafeBufferPointer { b in
@@ -45,9 +39,8 @@ public struct DescriptorMatcher: Sendable {
                     var start = 0
                     while start < rows {
                         let count = min(bandRows, rows - start)
-                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(count), Int32(columns), length,
-                                    1, a.baseAddress! + start * Features.descriptorLength, length,
-                                    b.baseAddress!, length, 0, c.baseAddress!, Int32(columns))
+                        RuntimeBLAS.multiplyTransposed(a.baseAddress! + start * Features.descriptorLength, b.baseAddress!,
+                                                       into: c.baseAddress!, rows: count, columns: columns, depth: Features.descriptorLength)
                         for r in 0 ..< count {
                             let best = Self.scanRow(c.baseAddress! + r * columns, columns: columns, row: Int32(start + r),
                                                     columnBest: &columnBest, columnBestDot: &columnBestDot)

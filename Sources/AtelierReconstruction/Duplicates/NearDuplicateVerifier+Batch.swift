@@ -1,0 +1,95 @@
+import Foundation
+
+extension NearDuplicateVerifier {
+    /// What `verify(pairs:paths:)` found.
+    public struct BatchResult: Sendable {
+        /// Per pair, in the order given: whether the two photos are the same picture, or nil
+        /// when either could not be read.
+        public var verdicts: [Bool?]
+        /// The photos that could not be read (index into `paths`) and why.
+        public var unreadable: [Int: String]
+        /// The features of every photo read, by index into `paths`, for pairs asked later.
+        public var features: [Int: CompactFeatures]
+    }
+
+    /// Verifies many pairs of photos (indices into `paths`), finding each photo's features once,
+    /// on every core: first the features of every photo some pair names, then the pairs.
+    /// `progress(done, total)` is called from worker threads as photos and then pairs finish
+    /// (totals: photos + pairs).
+    public func verify(pairs: [(Int, Int)], paths: [String?], threads: Int = 0,
+                       progress: (@Sendable (Int, Int) -> Void)? = nil) -> BatchResult {
+        var needed = Set<Int>()
+        for (a, b) in pairs {
+            needed.insert(a)
+            needed.insert(b)
+        }
+        let photos = needed.sorted()
+        let total = photos.count + pairs.count
+        let splitter = WorkSplitter(threads: threads)
+        let done = ProgressCounter()
+        let found: [Result<CompactFeatures, Error>] = splitter.map(photos.count, balanced: true) { k in
+            defer { progress?(done.increment(), total) }
+            guard let path = paths[photos[k]] else { return .failure(ReconstructionError.invalidModel("the record names no photo file")) }
+            return Result { CompactFeatures(try features(ofPhotoAt: path)) }
+        }
+        var slot = [Int: Int]()
+        var unreadable = [Int: String]()
+        var compact: [CompactFeatures] = []
+        for (k, result) in zip(photos, found) {
+            switch result {
+            case .success(let features):
+                slot[k] = compact.count
+                compact.append(features)
+            case .failure(let error):
+                unreadable[k] = (error as? ReconstructionError).map { "\($0)" } ?? error.localizedDescription
+            }
+        }
+        let table = compact, slots = slot
+        let verdicts: [Bool?] = splitter.map(pairs.count, balanced: true) { p in
+            defer { progress?(done.increment(), total) }
+            guard let i = slots[pairs[p].0], let j = slots[pairs[p].1] else { return nil }
+            return verdict(table[i].expanded(), table[j].expanded()).isDuplicate
+        }
+        return BatchResult(verdicts: verdicts, unreadable: unreadable, features: slots.mapValues { table[$0] })
+    }
+
+    /// The verdict on two photos whose features are already found.
+    public func verdict(_ first: CompactFeatures, _ second: CompactFeatures) -> Verdict {
+        verdict(first.expanded(), second.expanded())
+    }
+}
+
+/// A photo's features held small while many photos wait for their pairs: descriptors as bytes
+/// (COLMAP's quantisation, a quarter of the floats), expanded again for matching.
+public struct CompactFeatures: Sendable {
+    let imageWidth: Int, imageHeight: Int, workingWidth: Int, workingHeight: Int
+    let keypoints: [Keypoint]
+    let descriptors: [UInt8]
+
+    init(_ features: Features) {
+        imageWidth = features.imageWidth
+        imageHeight = features.imageHeight
+        workingWidth = features.workingWidth
+        workingHeight = features.workingHeight
+        keypoints = features.keypoints
+        descriptors = features.quantizedDescriptors()
+    }
+
+    /// Unit-length float descriptors again (the rounding error is far below what matching sees).
+    func expanded() -> Features {
+        var floats = [Float](repeating: 0, count: descriptors.count)
+        let length = Features.descriptorLength
+        for row in 0 ..< keypoints.count {
+            var norm: Float = 0
+            for k in row * length ..< (row + 1) * length {
+                let v = Float(descriptors[k])
+                floats[k] = v
+                norm += v * v
+            }
+            let scale = norm > 0 ? 1 / norm.squareRoot() : 0
+            for k in row * length ..< (row + 1) * length { floats[k] *= scale }
+        }
+        return Features(imageWidth: imageWidth, imageHeight: imageHeight, workingWidth: workingWidth,
+                        workingHeight: workingHeight, keypoints: keypoints, descriptors: floats)
+    }
+}
