@@ -91,10 +91,13 @@ public struct BatchSender: Sendable {
             case .send(let offset, var hasher):
                 let path = batch.localPaths[index]
                 try stream.open(path, expectedSize: entry.size, from: offset)
-                while let chunk = try stream.next() {
+                // Each chunk is read straight into the frame, hashed there and sealed in place.
+                while let chunk = try connection.sendData(entry: UInt32(index), fill: { room in
+                    guard let chunk = try stream.next(into: room) else { return nil }
                     hasher.update(bufferPointer: chunk.bytes)
-                    try connection.sendData(entry: UInt32(index), offset: chunk.offset, bytes: chunk.bytes)
-                    sent += UInt64(chunk.bytes.count)
+                    return (chunk.offset, chunk.bytes.count)
+                }) {
+                    sent += UInt64(chunk.count)
                     try onEvent(.sent(bytes: sent))
                     while let message = try connection.receiveIfReady() { try handle(message) }
                     if let limit = maxBytesPerSecond {
