@@ -60,7 +60,7 @@ response = b"ATLK" + Yb + tagR
 tagS = hmac.new(k(b"confirm sender"), hashlib.sha256(greeting + initiate + response).digest(), 'sha256').digest()
 fp = k(b"fingerprint", 8).hex()
 s2r = k(b"key sender to receiver"); r2s = k(b"key receiver to sender")
-hello = bytes([1, 1, 1]) + (1 << 20 | 64).to_bytes(4, 'big') + len(b"atl-send 1.0").to_bytes(2, 'big') + b"atl-send 1.0"
+hello = bytes([1, 2, 1]) + (1 << 20 | 64).to_bytes(4, 'big') + len(b"atl-send 1.0").to_bytes(2, 'big') + b"atl-send 1.0"
 def seal(key, n, pt):
     prefix = (len(pt) + 16).to_bytes(4, 'big')
     return prefix + ChaCha20Poly1305(key).encrypt(bytes(4) + n.to_bytes(8, 'big'), pt, prefix)

@@ -43,7 +43,8 @@ EXIT_CODES = [
          "The message names the input, the line and the field."),
     (66, "An input is missing: a file that cannot be opened, or no catalog yet."),
     (69, "A peer or service is unavailable: no receiver answered, the connection was refused, "
-         "the receiver is busy with another batch, or the peer stopped the transfer."),
+         "the receiver is busy with another batch, the peer speaks another protocol version "
+         "(update the older side), or the peer stopped the transfer."),
     (70, "Internal error (a bug: please report it)."),
     (73, "The output cannot be created: the catalog, its directory or the -o file cannot be "
          "written, or the disk is full (\"no space left on device writing PATH\", whichever tool "
@@ -51,8 +52,7 @@ EXIT_CODES = [
     (74, "Input/output error while reading or writing; for a transfer, a damaged, tampered or "
          "cut-off stream (nothing damaged is kept)."),
     (75, "Temporary failure: the catalog is busy (another atl-import holds it for longer "
-         "than 30 seconds), a transfer timed out, or atl-send found a file's noted sha256 out "
-         "of date (the note is dropped); try again."),
+         "than 30 seconds), or a transfer timed out; try again."),
     (77, "Permission or authentication denied: for atl-send and atl-recv, the two sides typed "
          "different pairing codes (nothing was transferred)."),
 ]

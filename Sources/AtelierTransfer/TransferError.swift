@@ -81,8 +81,8 @@ public indirect enum TransferError: Error, Equatable, Sendable, CustomStringConv
     /// The file changed between hashing and sending (it is shorter, or of another size, than
     /// when it was hashed).
     case changed(path: String)
-    /// The file's bytes no longer hash to the sha256 given for it (by its record, or noted when
-    /// it was last sent): it changed since.
+    /// The file's bytes no longer hash to the sha256 its record gives it (an image record's id):
+    /// it changed since. (A hash from atl-send's cache is only a hint and never fails a send.)
     case notAsRecorded(path: String)
 
     // MARK: Receiver's disk
@@ -103,7 +103,8 @@ public indirect enum TransferError: Error, Equatable, Sendable, CustomStringConv
     case noSpace(path: String, neededBytes: Int64, freeBytes: Int64)
     /// The disk filled up while `path` was being written.
     case diskFull(path: String)
-    /// The received bytes do not hash to what the manifest promised.
+    /// The received bytes do not hash to the sha256 the sender computed as it read them (its
+    /// `fileEnd`): the file was deleted, nothing took its final name.
     case checksumMismatch(path: String)
 
     // MARK: Transport
@@ -174,7 +175,8 @@ public indirect enum TransferError: Error, Equatable, Sendable, CustomStringConv
         case .malformedHandshake(let what):
             return "the peer does not speak the Atelier transfer protocol: \(what)"
         case .unsupportedVersion(let ours, let theirs):
-            return "no common protocol version: we speak \(ours.lowerBound)–\(ours.upperBound), the peer \(theirs.lowerBound)–\(theirs.upperBound); update the older side"
+            func versions(_ range: ClosedRange<UInt8>) -> String { range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)" }
+            return "no common protocol version: we speak \(versions(ours)), the peer \(versions(theirs)); update the older side"
         case .weakPeerKey:
             return "the peer sent an invalid key share (a low-order point); handshake aborted"
         case .wrongCode:
@@ -211,7 +213,7 @@ public indirect enum TransferError: Error, Equatable, Sendable, CustomStringConv
         case .notARegularFileToSend(let path): return "\(path): not a regular file"
         case .duplicateName(let name): return "two files would both be \(name) on the receiver"
         case .changed(let path): return "\(path) changed while being sent"
-        case .notAsRecorded(let path): return "\(path) changed since its sha256 was noted (in its record, or when it was last sent); send it again"
+        case .notAsRecorded(let path): return "\(path) changed since its sha256 was noted in its record; import it again, or send the file by name"
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
         case .wouldOverwrite(let path): return "\(path) exists with other content (use --overwrite to replace it)"
         case .isADirectory(let path): return "\(path) is a directory, where the batch has a file; move it away or receive --into another directory"
@@ -220,7 +222,7 @@ public indirect enum TransferError: Error, Equatable, Sendable, CustomStringConv
         case .noSpace(let path, let needed, let free):
             return "not enough space in \(path): the batch needs \(Self.size(needed)) more, \(Self.size(free)) free"
         case .diskFull(let path): return OutOfSpace.message(writing: path)
-        case .checksumMismatch(let path): return "\(path) arrived damaged: its sha256 differs from the manifest's"
+        case .checksumMismatch(let path): return "\(path) arrived damaged: its sha256 differs from the sender's"
         case .badAddress(let text): return "\(text.debugDescription) is not HOST:PORT"
         case .unresolved(let host, let reason): return "cannot resolve \(host): \(reason)"
         case .cannotConnect(let address, let reason): return "cannot connect to \(address): \(reason)"

@@ -14,7 +14,8 @@ public struct ReceiveCommand: ParsableCommand {
             Waits for one sender on the local network, pairs with it by the shared code (CPace, so a \
             wrong guess learns nothing and costs the guesser the attempt), receives the manifest, \
             checks it (safe names, free space, nothing overwritten unless --overwrite) and writes \
-            each file under a temporary name, checks its sha256 and renames it into \
+            each file under a temporary name, checks its sha256 against the one the sender \
+            computed as it read the file (sent after the file's bytes) and renames it into \
             DIR/<batch>/ with its directories. Prints a capture record per file as it lands and, \
             once every file is verified on disk, the batch record with status "complete" \
             (END_BATCH), so 'atl-recv | atl-reconstruct' can start at once.

@@ -13,18 +13,19 @@ public struct SendCommand: ParsableCommand {
         discussion: """
             Sends the files and directories named (directories keep their structure), or the \
             files named by the "path" of records on standard input, so 'atl-import --images … | \
-            atl-send' works. It hashes every file, finds the receiver whose code has the same \
-            number over multicast DNS (or connects to --to), pairs by the shared code, sends the \
-            manifest, then the files the receiver does not have yet, and prints a capture record \
-            per file once the receiver has verified it, then the batch record. Hashes of files \
-            sent before are kept in $XDG_CACHE_HOME/atelier/send-hashes.tsv (by device, inode, size \
-            and times) and checked again as the files are read, so sending a large folder again \
-            starts at once.
+            atl-send' works. It finds the receiver whose code has the same number over multicast \
+            DNS (or connects to --to), pairs by the shared code, sends the manifest (names and \
+            sizes), then the files the receiver does not have yet, each hashed as it is read and \
+            followed by its sha256, and prints a capture record per file once the receiver has \
+            verified it, then the batch record. Hashes of files sent before are kept in \
+            $XDG_CACHE_HOME/atelier/send-hashes.tsv (by device, inode, size and times), so that \
+            sending a folder again need not read the files the receiver already has.
 
             Without --code it makes a code up and shows it on stderr; type it into atl-recv on the \
             other machine. Running the same command again after an interruption resumes: files \
-            already there are skipped, a partial one continues from where it stopped (the batch \
-            id is a digest of the manifest, or --batch). A wrong code fails on both sides with \
+            already there are skipped, a partial one continues from where it stopped if its first \
+            bytes are still the same (the batch id is a digest of the files' names, sizes, times \
+            and inodes, or --batch). A wrong code fails on both sides with \
             exit 77, and the receiver stops listening.
 
             The examples start both ends on one machine, to try it; across machines, run each side on its own.
@@ -87,26 +88,19 @@ public struct SendCommand: ParsableCommand {
         if generated { Diagnostics.warn("code \(code); on the receiving machine: atl-recv --code \(code)") }
 
         var cache = SendHashCache.load()
-        let filled = cache.filling(items)
-        let hashedByCache = Set(zip(items, filled).filter { $0.0.sha256Hex == nil && $0.1.sha256Hex != nil }.map(\.0.localPath))
-        let hashing = LockedProgressReporter(ProgressReporter(mode: progress.progress, stage: "hashing", unit: "bytes"))
-        let batch = try LocalBatch.make(filled, batchID: self.batch) { done in hashing.update(done: Int(done)) }
-        hashing.finish(done: Int(batch.manifest.totalBytes))
-        if cache.remember(batch) { cache.saveOrWarn() }
-        do {
-            try send(batch, code: code, out: out)
-        } catch TransferError.notAsRecorded(let path) where hashedByCache.contains(path) {
-            // The hash came from the cache, not from a record: the cache was wrong about this
-            // file (rewritten in place, its times put back). Drop the line so the next run
-            // hashes it afresh; this run cannot change the manifest the receiver already has.
-            cache.forget(path)
-            cache.saveOrWarn()
-            throw ToolFailure("\(path) changed since its sha256 was noted when it was last sent, though its size and times did not; the note is dropped: run the transfer again (both sides) to send it as it is now", .tempFail)
+        let batch = try LocalBatch.make(cache.filling(items), batchID: self.batch)
+        // The hashes learnt (each file's as the receiver verified it) are noted also when the
+        // transfer fails part-way, so that the rerun need not read the files already there.
+        var learnt: [(path: String, sha256Hex: String)] = []
+        defer { if cache.remember(learnt) { cache.saveOrWarn() } }
+        try send(batch, code: code, out: out) { index, sha256Hex in
+            if !batch.recorded.contains(index) { learnt.append((batch.localPaths[index], sha256Hex)) }
         }
     }
 
-    /// Pairs with the receiver and sends `batch`, printing a record per file and the batch record.
-    private func send(_ batch: LocalBatch, code: PairingCode, out: RecordOutput) throws {
+    /// Pairs with the receiver and sends `batch`, printing a record per file and the batch
+    /// record; `verified` hears each file's sha256 as the receiver verifies it.
+    private func send(_ batch: LocalBatch, code: PairingCode, out: RecordOutput, verified: (Int, String) -> Void) throws {
         let socket = try connect(code: code)
         let connection = try SecureConnection.pairAsSender(socket, code: code)
         let manifest = batch.manifest
@@ -122,11 +116,12 @@ public struct SendCommand: ParsableCommand {
             case .sent(let bytes):
                 sentBytes = bytes
                 bar?.update(done: Int(bytes))
-            case .verified(let index, let resumedFrom):
+            case .verified(let index, let resumedFrom, let sha256Hex):
+                verified(index, sha256Hex)
                 let entry = manifest.entries[index]
                 try out.write(["type": "capture", "batch": .string(manifest.batchID), "index": .int(Int64(index)),
                                "path": .string(batch.localPaths[index]), "name": .string(entry.path.string),
-                               "sha256": .string(entry.sha256Hex), "bytes": .int(Int64(entry.size)),
+                               "sha256": .string(sha256Hex), "bytes": .int(Int64(entry.size)),
                                "status": .string(resumedFrom == nil ? "present" : resumedFrom! > 0 ? "resumed" : "sent")])
             case .complete:
                 bar?.finish(done: Int(toSend))

@@ -3,8 +3,9 @@ import AtelierFormats
 import AtelierTransfer
 import Foundation
 
-/// The sha256 of files `atl-send` hashed before, so that sending a large folder again (to
-/// resume after an interruption) does not read every file twice before the first byte moves.
+/// The sha256 of files `atl-send` sent before, so that sending a large folder again (to resume
+/// after an interruption) need not read the files the receiver already has to compare them
+/// with the digests it offers (`ResumeState.present`).
 ///
 /// Kept in `$XDG_CACHE_HOME/atelier/send-hashes.tsv` (`~/.cache/atelier/…`), one line per
 /// file: device, inode, size, modification time (seconds, nanoseconds), change time (seconds,
@@ -13,10 +14,11 @@ import Foundation
 /// time back (`touch -d`): nobody can set it, as git's index relies on. Lines of the older
 /// six-column form, without it, are ignored (those files are hashed once more).
 ///
-/// A hash taken from here is still checked as the file is sent (`LocalBatch.unverified`); a
-/// mismatch drops the line (`forget`), so a stale line fails at most one send, never corrupts
-/// one. The file is rewritten whole through `AtomicFile`; failing to save it is a warning (the
-/// next send hashes again), never an error.
+/// A hash taken from here is a hint (`LocalBatch.Item.sha256IsHint`): a file that is sent is
+/// hashed as it is read and the hash found replaces the line; one that the receiver offers with
+/// another digest is hashed before it is sent again. So a stale line costs a read, never a
+/// failed or a wrong send. The file is rewritten whole through `AtomicFile`; failing to save
+/// it is a warning (the next send hashes again), never an error.
 struct SendHashCache {
     private struct Key: Hashable {
         var device: UInt64
@@ -63,27 +65,20 @@ struct SendHashCache {
         items.map { item in
             guard item.sha256Hex == nil, let (key, stamp) = Self.identify(item.localPath),
                   let known = entries[key], known.stamp == stamp else { return item }
-            return LocalBatch.Item(localPath: item.localPath, name: item.name, sha256Hex: known.sha256Hex)
+            return LocalBatch.Item(localPath: item.localPath, name: item.name, sha256Hex: known.sha256Hex, sha256IsHint: true)
         }
     }
 
-    /// Notes the hashes of `batch` the cache did not have. Returns whether anything changed.
+    /// Notes the hashes learnt in a send (files as they are now). Returns whether anything changed.
     @discardableResult
-    mutating func remember(_ batch: LocalBatch) -> Bool {
+    mutating func remember(_ learnt: [(path: String, sha256Hex: String)]) -> Bool {
         var changed = false
-        for (index, entry) in batch.manifest.entries.enumerated() where !batch.unverified.contains(index) {
-            guard let (key, stamp) = Self.identify(batch.localPaths[index]), stamp.size == Int64(entry.size) else { continue }
-            entries[key] = (stamp, entry.sha256Hex)
+        for (path, sha256Hex) in learnt {
+            guard let (key, stamp) = Self.identify(path), entries[key].map({ $0.stamp != stamp || $0.sha256Hex != sha256Hex }) ?? true else { continue }
+            entries[key] = (stamp, sha256Hex)
             changed = true
         }
         return changed
-    }
-
-    /// Drops what the cache holds for the file at `path` (its hash turned out stale).
-    mutating func forget(_ path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        entries[Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = nil
     }
 
     /// Writes the cache whole, atomically (beside it, flushed, renamed). Throws

@@ -6,8 +6,9 @@ import XCTest
 /// `BatchReceiver` through whole conversations with a `BatchSender` (or a sender that stops or
 /// lies part way), paired over a socketpair in this process: no network, no port, no mDNS, so
 /// these run anywhere. What each side reports, in order, and what lands on disk: a fresh
-/// batch, the same batch again, a file cut off and resumed, and a fileEnd whose sha256
-/// differs from the manifest's.
+/// batch, the same batch again, a file cut off and resumed, one that changed between the runs,
+/// a file in place with other bytes, a fileEnd whose sha256 differs from what arrived, and a
+/// peer of the older protocol version.
 final class BatchReceiverConversationTests: XCTestCase {
     var base: String!
     static let code = try! PairingCode(parsing: "7-crane-orbit")
@@ -25,9 +26,11 @@ final class BatchReceiverConversationTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: base) }
 
     var batch: LocalBatch {
-        get throws {
-            try LocalBatch.make(["big.bin", "empty.txt", "sub/small.txt"].map { LocalBatch.Item(localPath: base + "/src/" + $0, name: $0) })
-        }
+        get throws { try makeBatch() }
+    }
+
+    func makeBatch(id: String? = nil) throws -> LocalBatch {
+        try LocalBatch.make(["big.bin", "empty.txt", "sub/small.txt"].map { LocalBatch.Item(localPath: base + "/src/" + $0, name: $0) }, batchID: id)
     }
 
     func testAFreshBatchArrivesWholeWithItsEventsInOrder() throws {
@@ -88,9 +91,53 @@ final class BatchReceiverConversationTests: XCTestCase {
                        FileManager.default.contents(atPath: base + "/src/big.bin"))
     }
 
-    /// A fileEnd whose sha256 is not the manifest's is refused, the sender is told why, and
-    /// the file is not put in place.
-    func testAFileEndWithAnotherSha256IsRefusedAndTheSenderToldWhy() throws {
+    /// The sender's file changed (same size, other first bytes) between the interrupted run
+    /// and the rerun, under the same batch name: the prefix digest differs, so the file starts
+    /// over instead of continuing the old bytes.
+    func testAFileChangedBetweenRunsStartsOverInsteadOfContinuingTheOldPrefix() throws {
+        let batch = try makeBatch(id: "scans")
+        let first = Array(try Data(contentsOf: URL(fileURLWithPath: base + "/src/big.bin")).prefix(70_000))
+        _ = try converse { connection, _ in
+            try Self.startBatch(batch, over: connection)
+            try connection.send(.data(entry: 0, offset: 0, bytes: first[...]))
+        }
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: base + "/src/big.bin"))
+        try handle.write(contentsOf: Data("retaken".utf8))
+        try handle.close()
+        let again = try makeBatch(id: "scans")
+        let (received, sent) = try converse { try BatchSender().run(again, over: $0, onEvent: $1) }
+        XCTAssertNil(received.error)
+        XCTAssertNil(sent.error)
+        XCTAssertEqual(sent.events.first, "resumed \(again.manifest.totalBytes) 3")
+        XCTAssertEqual(received.events.filter { $0.hasPrefix("file") }, ["file 0 big.bin from 0", "file 1 empty.txt from 0", "file 2 sub/small.txt from 0"])
+        XCTAssertEqual(FileManager.default.contents(atPath: base + "/into/scans/big.bin"), FileManager.default.contents(atPath: base + "/src/big.bin"))
+    }
+
+    /// A file in place that the sender's differs from (same size, other bytes) is refused
+    /// without overwrite, when its data begins, and nothing in place changes; with overwrite
+    /// it is replaced.
+    func testAFileInPlaceWithOtherBytesIsRefusedUnlessOverwriting() throws {
+        let batch = try makeBatch(id: "scans")
+        _ = try converse { try BatchSender().run(batch, over: $0, onEvent: $1) }
+        let inPlace = base + "/into/scans/sub/small.txt"
+        try Data("A small file\n".utf8).write(to: URL(fileURLWithPath: base + "/src/sub/small.txt"))
+        let changed = try makeBatch(id: "scans")
+        let (refused, sender) = try converse { try BatchSender().run(changed, over: $0, onEvent: $1) }
+        XCTAssertEqual(refused.error as? TransferError, .wouldOverwrite(path: inPlace))
+        XCTAssertEqual(sender.error as? TransferError, .peerAborted(.refusedOverwrite, message: "\(inPlace) exists with other content (use --overwrite to replace it)"))
+        XCTAssertEqual(refused.events.filter { $0.hasPrefix("file") }, ["file 0 big.bin present", "file 1 empty.txt present"])
+        XCTAssertEqual(String(decoding: FileManager.default.contents(atPath: inPlace) ?? Data(), as: UTF8.self), "a small file\n")
+
+        let (replaced, _) = try converse(overwrite: true) { try BatchSender().run(changed, over: $0, onEvent: $1) }
+        XCTAssertNil(replaced.error)
+        XCTAssertEqual(replaced.events.filter { $0.hasPrefix("file") }, ["file 0 big.bin present", "file 1 empty.txt present", "file 2 sub/small.txt from 0"])
+        XCTAssertEqual(String(decoding: FileManager.default.contents(atPath: inPlace) ?? Data(), as: UTF8.self), "A small file\n")
+    }
+
+    /// A fileEnd whose sha256 is not that of the bytes that arrived (a tampered file, or a
+    /// sender that lies) is refused, the sender is told why, the partial file is deleted and
+    /// nothing takes the final name.
+    func testAFileEndWithAnotherSha256IsRefusedAndNothingTakesTheFinalName() throws {
         let batch = try batch
         let (received, sender) = try converse { connection, _ in
             try Self.startBatch(batch, over: connection)
@@ -98,11 +145,31 @@ final class BatchReceiverConversationTests: XCTestCase {
             try connection.send(.fileEnd(entry: 2, sha256: Array(SHA256.hash(data: Data("another file\n".utf8)))))
             throw Stopped(saw: try connection.receive())
         }
-        let reason = "file 2's sha256 differs from the manifest's"
-        XCTAssertEqual(received.error as? TransferError, .malformedMessage("fileEnd", reason: reason))
-        guard case .abort(.protocolError, let message)? = (sender.error as? Stopped)?.saw else { return XCTFail("the sender got \(String(describing: sender.error))") }
-        XCTAssertTrue(message.contains(reason), message)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/into/" + batch.manifest.batchID + "/sub/small.txt"))
+        let target = base + "/into/" + batch.manifest.batchID + "/sub/small.txt"
+        XCTAssertEqual(received.error as? TransferError, .checksumMismatch(path: target))
+        guard case .abort(.verificationFailed, let message)? = (sender.error as? Stopped)?.saw else { return XCTFail("the sender got \(String(describing: sender.error))") }
+        XCTAssertEqual(message, "\(target) arrived damaged: its sha256 differs from the sender's")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: base + "/into/" + batch.manifest.batchID + "/.atl-partial")) ?? []
+        XCTAssertEqual(leftovers.filter { $0.hasSuffix(".part") }, [], "the damaged partial file is gone too")
+    }
+
+    /// A peer of message version 1 (every sha256 in the manifest) and this one cannot talk:
+    /// each side refuses the other's hello with `unsupportedVersion`, and the old side hears
+    /// why in an abort.
+    func testAPeerOfTheOlderVersionIsRefusedSayingSo() throws {
+        let (received, sender) = try converse { connection, _ in
+            try connection.send(.hello(Hello(version: 1, role: .sender, software: "atl-send 0.9")))
+            guard case .hello(let theirs) = try connection.receive(), theirs.version == 2 else {
+                throw TransferError.unexpectedMessage(expected: "hello of version 2", got: "another message")
+            }
+            throw Stopped(saw: try connection.receive())
+        }
+        XCTAssertEqual(received.error as? TransferError, .unsupportedVersion(ours: 2...2, theirs: 1...1))
+        XCTAssertEqual("\(received.error!)", "no common protocol version: we speak 2, the peer 1; update the older side")
+        guard case .abort(.unsupportedVersion, let message)? = (sender.error as? Stopped)?.saw else { return XCTFail("the sender got \(String(describing: sender.error))") }
+        XCTAssertEqual(message, "message version 1 is not supported (this side speaks 2)")
+        XCTAssertEqual(received.events, [], "nothing accepted, nothing written")
     }
 
     // MARK: The conversation
@@ -128,7 +195,7 @@ final class BatchReceiverConversationTests: XCTestCase {
     /// Pairs two ends of a socketpair, runs a `BatchReceiver` into `base/into` on one and
     /// `sender` on the other (on its own thread), and returns what each reported. The
     /// sender's end is closed when `sender` returns or throws.
-    func converse(_ sender: @escaping @Sendable (SecureConnection, (BatchSender.Event) throws -> Void) throws -> Void) throws -> (received: Side, sent: Side) {
+    func converse(overwrite: Bool = false, _ sender: @escaping @Sendable (SecureConnection, (BatchSender.Event) throws -> Void) throws -> Void) throws -> (received: Side, sent: Side) {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
         let peer = SocketAddress(storage: sockaddr_storage(), length: 0)
@@ -149,7 +216,7 @@ final class BatchReceiverConversationTests: XCTestCase {
         var received = Side()
         do {
             let connection = try SecureConnection.pairAsReceiver(receiverEnd, code: Self.code)
-            try BatchReceiver(into: base + "/into").run(connection) { received.events.append(Self.describe($0)) }
+            try BatchReceiver(into: base + "/into", overwrite: overwrite).run(connection) { received.events.append(Self.describe($0)) }
         } catch {
             received.error = error
         }
@@ -171,7 +238,7 @@ final class BatchReceiverConversationTests: XCTestCase {
         switch event {
         case .resumed(let toSend, let files): "resumed \(toSend) \(files)"
         case .sent(let bytes): "sent \(bytes)"
-        case .verified(let index, let resumedFrom): "verified \(index) \(resumedFrom.map { "from \($0)" } ?? "present")"
+        case .verified(let index, let resumedFrom, _): "verified \(index) \(resumedFrom.map { "from \($0)" } ?? "present")"
         case .complete: "complete"
         }
     }

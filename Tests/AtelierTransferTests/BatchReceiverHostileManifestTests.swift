@@ -117,8 +117,8 @@ final class BatchReceiverHostileManifestTests: XCTestCase {
         return nil
     }
 
-    /// A manifest message (type 0x02) in one part, batch `b_hostile`, encoded as
-    /// docs/transfer-protocol.md describes, with paths as raw bytes.
+    /// A manifest message (type 0x02, version 2: path and size per entry) in one part, batch
+    /// `b_hostile`, encoded as docs/transfer-protocol.md describes, with paths as raw bytes.
     static func manifestPlaintext(_ entries: [(path: [UInt8], content: [UInt8])]) -> [UInt8] {
         var out: [UInt8] = [0x02]
         func u16(_ v: Int) { out += [UInt8(v >> 8), UInt8(v & 0xFF)] }
@@ -133,7 +133,6 @@ final class BatchReceiverHostileManifestTests: XCTestCase {
         for entry in entries {
             u16(entry.path.count); out += entry.path
             u64(entry.content.count)
-            out += Array(SHA256.hash(data: entry.content))
         }
         return out
     }

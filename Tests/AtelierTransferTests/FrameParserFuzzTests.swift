@@ -15,11 +15,11 @@ final class FrameParserFuzzTests: XCTestCase {
     func sampleMessages() throws -> [[UInt8]] {
         let sha = [UInt8](repeating: 0xAB, count: 32)
         let manifest = try Manifest(batchID: "b_1", entries: [
-            ManifestEntry(path: ManifestPath(validating: "a/1.jpg"), size: 5, sha256: sha),
-            ManifestEntry(path: ManifestPath(validating: "é/2.jpg"), size: 10, sha256: sha),
+            ManifestEntry(path: ManifestPath(validating: "a/1.jpg"), size: 5),
+            ManifestEntry(path: ManifestPath(validating: "é/2.jpg"), size: 10),
         ])
         let messages: [TransferMessage] = [
-            .hello(Hello(role: .sender, software: "atl-send")), .manifest(manifest.parts()[0]), .resume([.need, .have(3), .complete]),
+            .hello(Hello(role: .sender, software: "atl-send")), .manifest(manifest.parts()[0]), .resume([.need, .have(3, prefixSHA256: sha), .present(sha256: sha)]),
             .data(entry: 1, offset: 4, bytes: [1, 2, 3, 4][...]), .fileEnd(entry: 0, sha256: sha), .fileVerified(entry: 0),
             .endBatch(files: 2, bytes: 15), .batchVerified, .abort(.refusedOverwrite, message: "a/1.jpg exists"), .close,
         ]

@@ -3,8 +3,8 @@ import XCTest
 
 /// Manifest paths, manifest rules, splitting into parts, and the message encoding.
 final class ManifestTests: XCTestCase {
-    func entry(_ path: String, size: UInt64 = 10, fill: UInt8 = 0xAB) throws -> ManifestEntry {
-        try ManifestEntry(path: ManifestPath(validating: path), size: size, sha256: [UInt8](repeating: fill, count: 32))
+    func entry(_ path: String, size: UInt64 = 10) throws -> ManifestEntry {
+        ManifestEntry(path: try ManifestPath(validating: path), size: size)
     }
 
     func reason(_ path: String) -> String? {
@@ -51,7 +51,6 @@ final class ManifestTests: XCTestCase {
     func testManifestRules() throws {
         let manifest = try Manifest(batchID: "b_01J9", entries: [entry("a/1.jpg", size: 5), entry("a/2.jpg", size: 7), entry("b.jpg", size: 0)])
         XCTAssertEqual(manifest.totalBytes, 12)
-        XCTAssertEqual(manifest.entries[0].sha256Hex, String(repeating: "ab", count: 32))
         func error(_ build: () throws -> Manifest) -> TransferError? {
             do { _ = try build(); return nil } catch { return error as? TransferError }
         }
@@ -62,7 +61,6 @@ final class ManifestTests: XCTestCase {
                        .invalidManifest("the files add up to more than the limit of \(ManifestLimits.standard.maxTotalBytes) bytes"))
         XCTAssertEqual(error { try Manifest(batchID: "b", entries: [self.entry("x"), self.entry("y")], limits: ManifestLimits(maxEntries: 1)) },
                        .invalidManifest("2 files, more than the limit of 1"))
-        XCTAssertThrowsError(try ManifestEntry(path: ManifestPath(validating: "x"), size: 1, sha256: [1, 2]))
     }
 
     func testLargeManifestsTravelInPartsAndReassemble() throws {
@@ -92,7 +90,7 @@ final class ManifestTests: XCTestCase {
     func testEveryMessageRoundTripsExactly() throws {
         let part = try Manifest(batchID: "b_1", entries: [entry("a.jpg", size: 3)]).parts()[0]
         let messages: [TransferMessage] = [
-            .hello(Hello(role: .receiver, software: "atl-recv 0.1")), .manifest(part), .resume([.need, .have(1 << 40), .complete]),
+            .hello(Hello(role: .receiver, software: "atl-recv 0.1")), .manifest(part), .resume([.need, .have(1 << 40, prefixSHA256: [UInt8](repeating: 7, count: 32)), .present(sha256: [UInt8](repeating: 8, count: 32))]),
             .data(entry: 7, offset: 1 << 33, bytes: [1, 2, 3][...]), .data(entry: 0, offset: 0, bytes: [][...]),
             .fileEnd(entry: 1, sha256: [UInt8](repeating: 9, count: 32)), .fileVerified(entry: 4), .endBatch(files: 30, bytes: 1 << 30),
             .batchVerified, .abort(.diskFull, message: "need 12 GB, 3 GB free"), .abort(AbortReason(rawValue: 200), message: ""), .close,
@@ -108,7 +106,10 @@ final class ManifestTests: XCTestCase {
                 continue
             }
         }
-        XCTAssertEqual(hex(TransferMessage.resume([.need, .have(5), .complete]).encoded), "030000000300010000000000000005" + "02")
+        XCTAssertEqual(hex(TransferMessage.resume([.need, .have(5, prefixSHA256: [UInt8](repeating: 0xAA, count: 32)), .present(sha256: [UInt8](repeating: 0xBB, count: 32))]).encoded),
+                       "030000000300010000000000000005" + String(repeating: "aa", count: 32) + "02" + String(repeating: "bb", count: 32))
+        // Version 2's manifest entry: path and size, no digest.
+        XCTAssertEqual(hex(TransferMessage.manifest(part).encoded), "02" + "0003625f31" + "00000001" + "0000000000000003" + "00000000" + "00000001" + "0005612e6a7067" + "0000000000000003")
         XCTAssertEqual(AbortReason(rawValue: 200).description, "reason 200")
         let long = String(repeating: "é", count: 600)
         guard case .abort(_, let text) = try TransferMessage.decode(TransferMessage.abort(.cancelled, message: long).encoded[...]) else { return XCTFail() }

@@ -113,9 +113,9 @@ final class PairingHandshakeTests: XCTestCase {
         var sealer = senderSession.makeSealer()
         var out: [UInt8] = []
         let hello = TransferMessage.hello(Hello(role: .sender, software: "atl-send 1.0"))
-        XCTAssertEqual(hex(hello.encoded), "01010100100040000c61746c2d73656e6420312e30")
+        XCTAssertEqual(hex(hello.encoded), "01020100100040000c61746c2d73656e6420312e30")
         try sealer.seal(hello, into: &out)
-        XCTAssertEqual(hex(out), "00000025a2fd0067b429e26b54f20d8e931d60aaed9e87a766e8d9c6798e3b011d76386bda8e258614")
+        XCTAssertEqual(hex(out), "00000025a2fe0067b429e26b54f20d8e931d60aaed9e87a76620e0bff6be353116b5875b0103848489")
         out.removeAll()
         try sealer.seal(.close, into: &out)
         XCTAssertEqual(hex(out), "0000001122fa23f552d3a22f0060c3fd514cd791e2")

@@ -103,7 +103,7 @@ final class TransferTests: XCTestCase {
         XCTAssertEqual(stale.status, 0, stale.err)
         let sides = try transfer(port: try Self.freePort(), recv: "--into dst", send: "< records.ndjson")
         XCTAssertEqual(sides.send.status, 65, sides.send.err)
-        XCTAssertEqual(sides.send.err, "atl-send: src/file-01.bin changed since its sha256 was noted (in its record, or when it was last sent); send it again\n")
+        XCTAssertEqual(sides.send.err, "atl-send: src/file-01.bin changed since its sha256 was noted in its record; import it again, or send the file by name\n")
         XCTAssertEqual(sides.recv.status, 69, sides.recv.err)
         XCTAssertTrue(sides.recv.err.contains("file-01.bin changed on the sender since it was recorded"), sides.recv.err)
         XCTAssertEqual(try sh.run("find dst -type f -not -path '*/.atl-partial/*' -name 'file-01.bin'").out, "", "the changed file is not published")

@@ -3,8 +3,9 @@ import Crypto
 import Foundation
 
 /// Where a received batch lands: `<into>/<batch>/<relative path>`, each file written under a
-/// temporary name in `<into>/<batch>/.atl-partial/`, verified against its sha256, then renamed
-/// into place. A partial file survives an interruption, so the next run continues it.
+/// temporary name in `<into>/<batch>/.atl-partial/`, verified against the sha256 its `fileEnd`
+/// brings, then renamed into place. A partial file survives an interruption, so the next run
+/// continues it (if the sender's bytes begin the same way).
 ///
 /// Paths handed in are already sanitised (relative, no `..`); here no existing symlink, device
 /// or FIFO on the way is ever written through, and nothing is replaced unless `overwrite`.
@@ -15,11 +16,14 @@ public struct BatchDirectory: Sendable {
     private var partialDirectory: String { root + "/.atl-partial" }
 
     /// What the receiver already holds of one file.
-    public enum Holding: Sendable, Equatable {
-        /// The finished file, verified.
-        case complete
-        /// The first `bytes` bytes, written in an earlier run from authenticated frames.
-        case partial(bytes: Int64)
+    public enum Holding: Sendable {
+        /// A file of the entry's size is in place, with this sha256 (from the journal, or hashed
+        /// now): the sender decides whether it is the same file.
+        case present(sha256: [UInt8])
+        /// The first `bytes` bytes, written in an earlier run from authenticated frames, and
+        /// the hash state after them (`prefix` finalized is what the sender compares; the
+        /// state itself continues the file without reading the prefix again).
+        case partial(bytes: Int64, prefix: SHA256)
         case none
     }
 
@@ -30,34 +34,42 @@ public struct BatchDirectory: Sendable {
 
     public func finalPath(_ relative: String) -> String { root + "/" + relative }
 
-    /// The temporary file of the entry at `relative` whose content is `sha256Hex`, named by a
-    /// hash of both (flat, and the same in the next run). The content is part of the name
-    /// because a batch named by hand (`--batch`) may bring other bytes under the same path in
-    /// the next run: that file starts over instead of continuing the old one's prefix.
-    public func partialPath(relative: String, sha256Hex: String) -> String {
-        partialDirectory + "/" + SHA256.hash(data: Array("\(relative)\u{0}\(sha256Hex)".utf8)).hex.prefix(32) + ".part"
+    /// The temporary file of the entry at `relative` of `size` bytes, named by a hash of both
+    /// (flat, and the same in the next run). The manifest carries no content digest (version
+    /// 2), so a batch named by hand (`--batch`) may bring other bytes under the same path in
+    /// the next run: another size gets another partial file, and other bytes of the same size
+    /// are caught by the prefix digest the sender compares (`ResumeState.have`), which starts
+    /// the file over instead of continuing the old one's prefix.
+    public func partialPath(relative: String, size: Int64) -> String {
+        partialDirectory + "/" + SHA256.hash(data: Array("\(relative)\u{0}\(size)".utf8)).hex.prefix(32) + ".part"
     }
 
-    /// What is already here of `relative` (size `size`, sha256 `sha256Hex`): a finished file
-    /// counts as complete if this batch's journal saw it verified and it has not been touched
-    /// since (same size, inode and modification time), else after hashing it again; a file
-    /// with other content is an error unless `overwrite`, and then counts as absent.
-    public func holding(relative: String, size: Int64, sha256Hex: String, journal: VerifiedJournal = VerifiedJournal()) throws(TransferError) -> Holding {
+    /// What is already here of `relative` (`size` bytes): a file in place of that size is
+    /// present with its sha256, taken from this batch's journal if the journal saw it verified
+    /// and it has not been touched since (same size, inode and modification time), else by
+    /// hashing it; a file of another size is an error unless `overwrite`, and then counts as
+    /// absent. Otherwise a partial file is hashed for its prefix digest.
+    public func holding(relative: String, size: Int64, journal: VerifiedJournal = VerifiedJournal()) throws(TransferError) -> Holding {
         let path = finalPath(relative)
         try checkNothingStrangeOnTheWay(to: relative)
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT != S_IFDIR else { throw .isADirectory(path: path) }
             guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFileInTheWay(path: path) }
-            if Int64(info.st_size) == size, journal.vouchesFor(relative, sha256Hex: sha256Hex, info: info) { return .complete }
-            if Int64(info.st_size) == size, let digest = try? Self.digest(of: path, bytes: size).hex, digest == sha256Hex { return .complete }
+            if Int64(info.st_size) == size {
+                if let digest = journal.digest(of: relative, info: info) { return .present(sha256: digest) }
+                if let digest = try? Self.digest(of: path, bytes: size) { return .present(sha256: Array(digest)) }
+            }
             guard overwrite else { throw .wouldOverwrite(path: path) }
         }
-        let partial = partialPath(relative: relative, sha256Hex: sha256Hex)
+        let partial = partialPath(relative: relative, size: size)
         guard lstat(partial, &info) == 0 else { return .none }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFileInTheWay(path: partial) }
         let have = min(Int64(info.st_size), size)
-        return have > 0 ? .partial(bytes: have) : .none
+        guard have > 0 else { return .none }
+        var prefix = SHA256()
+        try Self.hash(path: partial, bytes: have, into: &prefix)
+        return .partial(bytes: have, prefix: prefix)
     }
 
     /// Throws `.noSpace` unless the file system holding `root` has `bytes` free (and 1% spare).
@@ -75,22 +87,15 @@ public struct BatchDirectory: Sendable {
         if free < needed { throw .noSpace(path: probe, neededBytes: needed, freeBytes: free) }
     }
 
-    /// Opens the temporary file of an entry for writing from `offset` (0, or the verified
-    /// length of what is there), cutting off anything past it.
-    public func openPartial(relative: String, sha256Hex: String, offset: Int64) throws(TransferError) -> PartialFile {
+    /// Opens the temporary file of an entry for writing from `offset`: 0, or the length of the
+    /// prefix `holding` hashed into `prefix` (so the prefix is not read again), cutting off
+    /// anything past it.
+    public func openPartial(relative: String, size: Int64, offset: Int64, prefix: SHA256 = SHA256()) throws(TransferError) -> PartialFile {
         try makeDirectories(partialDirectory)
-        let path = partialPath(relative: relative, sha256Hex: sha256Hex)
+        let path = partialPath(relative: relative, size: size)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw .writing(path, code: errno) }
-        var hasher = SHA256()
-        if offset > 0 {
-            do throws(TransferError) {
-                try Self.hash(path: path, bytes: offset, into: &hasher)
-            } catch {
-                close(fd)
-                throw error
-            }
-        }
+        let hasher = offset > 0 ? prefix : SHA256()
         guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
             let code = errno
             close(fd)
@@ -99,15 +104,18 @@ public struct BatchDirectory: Sendable {
         return PartialFile(fd: fd, path: path, written: offset, hasher: hasher)
     }
 
-    /// Checks the finished temporary file against `sha256Hex`, makes it durable and renames it
-    /// to `relative`. A mismatch deletes it (the next run starts that file over).
-    public func publish(_ file: PartialFile, relative: String, sha256Hex: String) throws(TransferError) {
+    /// Checks the finished temporary file against `sha256` (the sender's, from `fileEnd`),
+    /// makes it durable and renames it to `relative`; notes it in the journal. A mismatch
+    /// deletes it (the next run starts that file over): nothing unverified ever has the final
+    /// name.
+    public func publish(_ file: PartialFile, relative: String, sha256: [UInt8]) throws(TransferError) {
         let target = finalPath(relative)
         let (digest, path) = try file.finish()
-        guard digest == sha256Hex else {
+        guard Array(digest) == sha256 else {
             unlink(path)
             throw .checksumMismatch(path: target)
         }
+        let sha256Hex = digest.hex
         try checkNothingStrangeOnTheWay(to: relative)
         try makeDirectories((target as NSString).deletingLastPathComponent)
         guard rename(path, target) == 0 else { throw errno == EISDIR ? .isADirectory(path: target) : .writing(target, code: errno) }
@@ -181,9 +189,41 @@ public struct BatchDirectory: Sendable {
     }
 }
 
-extension SHA256.Digest {
-    /// Lower-case hex, as manifests and records carry it.
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+extension Sequence<UInt8> {
+    /// Lower-case hex, as records carry digests.
+    var hex: String {
+        var text = ""
+        for byte in self {
+            text.append(Character(Unicode.Scalar(Self.hexDigits[Int(byte >> 4)])))
+            text.append(Character(Unicode.Scalar(Self.hexDigits[Int(byte & 15)])))
+        }
+        return text
+    }
+
+    private static var hexDigits: [UInt8] { Array("0123456789abcdef".utf8) }
+}
+
+extension Array<UInt8> {
+    /// The bytes of 64 hex digits (upper or lower case), or nil.
+    init?(sha256Hex text: some StringProtocol) {
+        let digits = Array(text.utf8)
+        guard digits.count == 64 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 0x30...0x39: digit - 0x30
+            case 0x61...0x66: digit - 0x61 + 10
+            case 0x41...0x46: digit - 0x41 + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for i in stride(from: 0, to: 64, by: 2) {
+            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        self = bytes
+    }
 }
 
 extension TransferError {

@@ -35,20 +35,26 @@ final class ChunkReader {
     /// The next chunk and its offset in the file, or nil at the end. The bytes stay valid
     /// until the next call.
     func next() throws -> (offset: UInt64, bytes: UnsafeRawBufferPointer)? {
+        try next(into: buffer)
+    }
+
+    /// The next chunk (at most `target.count` bytes), read into `target` (a frame buffer, so
+    /// that the bytes need no copy), and its offset in the file; nil at the end.
+    func next(into target: UnsafeMutableRawBufferPointer) throws -> (offset: UInt64, bytes: UnsafeRawBufferPointer)? {
         guard offset < end else {
             closeFile()
             return nil
         }
-        let want = Int(min(UInt64(buffer.count), end - offset))
+        let want = Int(min(UInt64(target.count), end - offset))
         var have = 0
         while have < want {
-            let n = pread(fd, buffer.baseAddress! + have, want - have, off_t(offset) + off_t(have))
+            let n = pread(fd, target.baseAddress! + have, want - have, off_t(offset) + off_t(have))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw n == 0 ? TransferError.changed(path: path) : TransferError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
             have += n
         }
         defer { offset += UInt64(want) }
-        return (offset, UnsafeRawBufferPointer(rebasing: buffer[..<want]))
+        return (offset, UnsafeRawBufferPointer(rebasing: target[..<want]))
     }
 
     private func closeFile() {

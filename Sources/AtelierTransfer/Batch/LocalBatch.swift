@@ -1,80 +1,79 @@
 import AtelierRecords
 import Crypto
-import Dispatch
 import Foundation
 
 /// The files a sender offers: the manifest, and where each entry's bytes are on this machine.
+///
+/// Making one reads no file: the manifest holds names and sizes only (protocol version 2), and
+/// `BatchSender` hashes each file as it sends it.
 public struct LocalBatch: Sendable {
     /// One file to send: where it is, and the name it gets on the receiver (relative, `/`).
     public struct Item: Sendable {
         public let localPath: String
         public let name: String
-        /// Its sha256 when already known (an `image` record's id), so it need not be read twice.
+        /// Its sha256 when already known, so that a file the receiver already has need not be
+        /// read to say so: an image record's id, or atl-send's cache of earlier sends.
         public let sha256Hex: String?
+        /// True when `sha256Hex` is only a hint (atl-send's cache): if the file turns out to
+        /// hash otherwise, the hash found counts. False for a record's id, which the file must
+        /// still match (`TransferError.notAsRecorded` otherwise).
+        public let sha256IsHint: Bool
 
-        public init(localPath: String, name: String, sha256Hex: String? = nil) {
+        public init(localPath: String, name: String, sha256Hex: String? = nil, sha256IsHint: Bool = false) {
             self.localPath = localPath
             self.name = name
             self.sha256Hex = sha256Hex
+            self.sha256IsHint = sha256IsHint
         }
     }
 
     public let manifest: Manifest
     /// `localPaths[i]` holds the bytes of `manifest.entries[i]`.
     public let localPaths: [String]
-    /// Entries whose sha256 was given, not computed (an image record's id): the sender hashes
-    /// them as it reads them, so a file changed since it was recorded is caught on this side.
-    public let unverified: Set<Int>
+    /// The sha256 of each entry known without reading it (see `Item.sha256Hex`), or nil.
+    public let knownDigests: [[UInt8]?]
+    /// Entries whose known sha256 is a record's id: the sender checks the bytes it reads
+    /// against it, so a file changed since it was recorded is caught on this side.
+    public let recorded: Set<Int>
 
-    /// Hashes what needs hashing (on every core), checks the names, and names the batch: by
-    /// `batchID`, or by a digest of the manifest, so that running the same command again
-    /// after an interruption lands in the same directory and resumes.
-    public static func make(_ items: [Item], batchID: String? = nil, onHashed: @Sendable (UInt64) -> Void = { _ in }) throws -> LocalBatch {
+    /// Checks the names, notes the sizes, and names the batch: by `batchID`, or by a digest of
+    /// every file's name, size, modification time, device and inode (`defaultBatchID`), so that
+    /// running the same command again after an interruption lands in the same directory and
+    /// resumes. Reads no file's bytes.
+    public static func make(_ items: [Item], batchID: String? = nil) throws -> LocalBatch {
         var seen = Set<String>()
-        var paths: [ManifestPath] = []
+        var entries: [ManifestEntry] = []
+        var stamps: [String] = []
         for item in items {
             let path = try ManifestPath(normalizing: item.name)
             guard seen.insert(path.string).inserted else { throw TransferError.duplicateName(path.string) }
-            paths.append(path)
-        }
-        let sizes = try items.map { item -> UInt64 in
             var info = stat()
             guard stat(item.localPath, &info) == 0 else { throw TransferError.cannotRead(path: item.localPath, reason: String(cString: strerror(errno))) }
             guard info.st_mode & S_IFMT == S_IFREG else { throw TransferError.notARegularFileToSend(path: item.localPath) }
-            return UInt64(info.st_size)
+            entries.append(ManifestEntry(path: path, size: UInt64(info.st_size)))
+            stamps.append("\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\u{0}\(info.st_dev)\u{0}\(info.st_ino)")
         }
-        let digests = try hashAll(items, onHashed: onHashed)
-        let entries = try items.indices.map { try ManifestEntry(path: paths[$0], size: sizes[$0], sha256: digests[$0]) }
-        let id = batchID ?? defaultBatchID(entries)
-        let given = Set(items.indices.filter { items[$0].sha256Hex.flatMap(hexBytes) != nil })
-        return LocalBatch(manifest: try Manifest(batchID: id, entries: entries), localPaths: items.map(\.localPath), unverified: given)
+        let known = items.map { $0.sha256Hex.flatMap(hexBytes) }
+        let recorded = Set(items.indices.filter { known[$0] != nil && !items[$0].sha256IsHint })
+        return LocalBatch(manifest: try Manifest(batchID: batchID ?? defaultBatchID(entries, stamps: stamps), entries: entries),
+                          localPaths: items.map(\.localPath), knownDigests: known, recorded: recorded)
     }
 
-    /// `b_` and 26 hex digits of the sha256 of every entry's path, size and sha256.
-    static func defaultBatchID(_ entries: [ManifestEntry]) -> String {
+    /// `b_` and 26 hex digits of the sha256 of every entry's path and size and its file's
+    /// `stamp` (modification time, device, inode). The content is not part of it (that would
+    /// mean reading every file first): a rerun on the same, untouched files finds the same
+    /// batch; a file touched since makes another batch, and one whose bytes changed under the
+    /// same stamp is caught by the digests the receiver offers (`ResumeState`).
+    static func defaultBatchID(_ entries: [ManifestEntry], stamps: [String]) -> String {
         var hasher = SHA256()
-        for entry in entries {
-            hasher.update(data: Array("\(entry.path.string)\u{0}\(entry.size)\u{0}\(entry.sha256Hex)\n".utf8))
+        for (entry, stamp) in zip(entries, stamps) {
+            hasher.update(data: Array("\(entry.path.string)\u{0}\(entry.size)\u{0}\(stamp)\n".utf8))
         }
         return "b_" + hasher.finalize().hex.prefix(26)
     }
 
-    private static func hashAll(_ items: [Item], onHashed: @Sendable (UInt64) -> Void) throws -> [[UInt8]] {
-        let results = ResultSlots(count: items.count)
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, max(1, items.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: items.count, by: workers) {
-                if let known = items[index].sha256Hex, let bytes = hexBytes(known) {
-                    results.set(index, .success(bytes))
-                    continue
-                }
-                results.set(index, Result { try digest(of: items[index].localPath) { onHashed(results.add($0)) } })
-            }
-        }
-        return try results.values.map { try $0!.get() }
-    }
-
-    static func digest(of path: String, progress: (UInt64) -> Void) throws -> [UInt8] {
+    /// The sha256 of `path`, read whole (for a file the receiver has and whose hash is not known).
+    static func digest(of path: String) throws -> [UInt8] {
         let fd = try TransferError.opening(path).fd
         defer { close(fd) }
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -86,7 +85,6 @@ public struct LocalBatch: Sendable {
             guard n >= 0 else { throw TransferError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            progress(UInt64(n))
         }
         return Array(hasher.finalize())
     }
@@ -99,17 +97,7 @@ public struct LocalBatch: Sendable {
     }
 
     static func hexBytes(_ hex: String) -> [UInt8]? {
-        let text = hex.hasPrefix("sha256:") ? Substring(hex.dropFirst(7)) : Substring(hex)
-        guard text.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index ..< next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
+        [UInt8](sha256Hex: hex.hasPrefix("sha256:") ? hex.dropFirst(7) : Substring(hex))
     }
 }
 
@@ -126,18 +114,4 @@ extension TransferError {
             }
         }
     }
-}
-
-/// Per-item results and a byte counter, filled by the hashing workers.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [Result<[UInt8], any Error>?]
-    private var total: UInt64 = 0
-
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: Result<[UInt8], any Error>) { lock.withLock { values[index] = result } }
-
-    /// Adds `bytes` to the total hashed and returns the new total.
-    func add(_ bytes: UInt64) -> UInt64 { lock.withLock { total += bytes; return total } }
 }

@@ -43,9 +43,9 @@ public final class PartialFile: @unchecked Sendable {
         }
     }
 
-    /// Makes the bytes durable and returns the whole file's sha256 (hex) and its path.
-    func finish() throws(TransferError) -> (digest: String, path: String) {
+    /// Makes the bytes durable and returns the whole file's sha256 and its path.
+    func finish() throws(TransferError) -> (digest: SHA256.Digest, path: String) {
         guard fsync(fd) == 0 else { throw .writing(path, code: errno) }
-        return (hasher.finalize().hex, path)
+        return (hasher.finalize(), path)
     }
 }

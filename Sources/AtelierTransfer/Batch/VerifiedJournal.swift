@@ -1,7 +1,8 @@
 import Foundation
 
-/// The files of a batch verified so far, noted as they land, so that resuming a large batch
-/// does not read every finished file again to trust it.
+/// The files of a batch verified so far, noted as they land with the sha256 their `fileEnd`
+/// brought, so that resuming a large batch does not read every finished file again to say
+/// what it holds (`ResumeState.present`).
 ///
 /// One line per file in `<batch>/.atl-partial/verified`: sha256, size, inode, modification
 /// time (seconds and nanoseconds) and the relative path, tab-separated (a manifest path has
@@ -34,9 +35,11 @@ public struct VerifiedJournal: Sendable {
         }
     }
 
-    /// True when `relative` was verified with this content and not touched since.
-    func vouchesFor(_ relative: String, sha256Hex: String, info: stat) -> Bool {
-        entries[relative] == Self.stamp(sha256Hex: sha256Hex, info: info)
+    /// The sha256 `relative` was verified with (the one its `fileEnd` brought), if it was not
+    /// touched since; nil sends it to hashing.
+    func digest(of relative: String, info: stat) -> [UInt8]? {
+        guard let stamp = entries[relative], stamp == Self.stamp(sha256Hex: stamp.sha256Hex, info: info) else { return nil }
+        return [UInt8](sha256Hex: stamp.sha256Hex)
     }
 
     /// Notes a verified file (best effort: without the note, the next run re-hashes it).

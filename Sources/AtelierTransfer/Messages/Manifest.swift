@@ -1,25 +1,22 @@
-/// One file of a batch: where it goes, how big it is and what its bytes hash to.
+/// One file of a batch: where it goes and how big it is.
+///
+/// Since protocol version 2 an entry carries no sha256: the sender hashes each file while it
+/// streams it and sends the digest in the file's `fileEnd`, so it reads every file once and
+/// the first byte moves at once instead of after a pass over the whole batch (0.75 s per GiB
+/// here). The receiver checks the digest on disk before it puts the file in place.
 public struct ManifestEntry: Sendable, Hashable {
     /// The relative destination path under the batch directory.
     public let path: ManifestPath
     /// The file size in bytes.
     public let size: UInt64
-    /// SHA-256 of the whole file, 32 bytes.
-    public let sha256: [UInt8]
 
-    /// An entry; throws `TransferError.invalidManifest` unless `sha256` is 32 bytes.
-    public init(path: ManifestPath, size: UInt64, sha256: [UInt8]) throws {
-        guard sha256.count == 32 else { throw TransferError.invalidManifest("\(path): a SHA-256 digest is 32 bytes, not \(sha256.count)") }
+    public init(path: ManifestPath, size: UInt64) {
         self.path = path
         self.size = size
-        self.sha256 = sha256
     }
 
-    /// The digest in lower-case hex, as `capture` records carry it.
-    public var sha256Hex: String { sha256.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
-
     /// Bytes this entry takes in a manifest message.
-    var encodedSize: Int { 2 + path.string.utf8.count + 8 + 32 }
+    var encodedSize: Int { 2 + path.string.utf8.count + 8 }
 }
 
 /// The limits a receiver holds a manifest to, so that a hostile sender cannot make it spend

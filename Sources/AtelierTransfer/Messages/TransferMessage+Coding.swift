@@ -27,15 +27,14 @@ extension TransferMessage {
             for entry in part.entries {
                 out.appendShortString(entry.path.string)
                 out.appendUInt64(entry.size)
-                out.append(contentsOf: entry.sha256)
             }
         case .resume(let states):
             out.appendUInt32(UInt32(states.count))
             for state in states {
                 switch state {
                 case .need: out.appendByte(0)
-                case .have(let bytes): out.appendByte(1); out.appendUInt64(bytes)
-                case .complete: out.appendByte(2)
+                case .have(let bytes, let digest): out.appendByte(1); out.appendUInt64(bytes); out.append(contentsOf: digest)
+                case .present(let digest): out.appendByte(2); out.append(contentsOf: digest)
                 }
             }
         case .data(let entry, let offset, let bytes):
@@ -102,8 +101,8 @@ extension TransferMessage {
             for _ in 0..<count {
                 switch try reader.readByte("state") {
                 case 0: states.append(.need)
-                case 1: states.append(.have(try reader.readUInt64("verified length")))
-                case 2: states.append(.complete)
+                case 1: states.append(.have(try reader.readUInt64("verified length"), prefixSHA256: Array(try reader.readBytes(32, "prefix sha256"))))
+                case 2: states.append(.present(sha256: Array(try reader.readBytes(32, "sha256"))))
                 case let other: throw reader.failure("unknown resume state \(other)")
                 }
             }
@@ -141,15 +140,14 @@ extension TransferMessage {
         let totalBytes = try reader.readUInt64("total bytes")
         let firstIndex = try reader.readUInt32("first index")
         let count = Int(try reader.readUInt32("entries in this part"))
-        // An entry takes at least 2 + 1 + 8 + 32 bytes.
-        guard count <= reader.remaining / 43 else { throw reader.failure("\(count) entries announced, \(reader.remaining) bytes left") }
+        // An entry takes at least 2 + 1 + 8 bytes.
+        guard count <= reader.remaining / 11 else { throw reader.failure("\(count) entries announced, \(reader.remaining) bytes left") }
         guard UInt64(firstIndex) + UInt64(count) <= UInt64(entryCount) else { throw reader.failure("part runs past the entry count") }
         var entries: [ManifestEntry] = []
         entries.reserveCapacity(count)
         for _ in 0..<count {
             let path = try ManifestPath(bytes: try reader.readShortBytes("path", limit: ManifestPath.maxBytes))
-            let size = try reader.readUInt64("size")
-            entries.append(try ManifestEntry(path: path, size: size, sha256: Array(try reader.readBytes(32, "sha256"))))
+            entries.append(ManifestEntry(path: path, size: try reader.readUInt64("size")))
         }
         return ManifestPart(batchID: batchID, entryCount: entryCount, totalBytes: totalBytes, firstIndex: firstIndex, entries: entries)
     }

@@ -6,8 +6,9 @@
 ///     hello                     ───────────▶
 ///                               ◀───────────   hello
 ///     manifest (1+ parts)       ───────────▶
-///                               ◀───────────   resume (per entry: need / have N / complete)
-///     data, data, …, fileEnd    ───────────▶   (per file not complete, from its resume offset)
+///                               ◀───────────   resume (per entry: need / have N + digest / present + digest)
+///     data, data, …, fileEnd    ───────────▶   (per file the receiver lacks, from 0 or its offset)
+///     fileEnd                   ───────────▶   (per file the receiver has with the sender's digest)
 ///                               ◀───────────   fileVerified (after the sha256 matched on disk)
 ///     endBatch                  ───────────▶
 ///                               ◀───────────   batchVerified
@@ -23,7 +24,9 @@ public enum TransferMessage: Sendable, Equatable {
     case resume([ResumeState])
     /// File bytes: entry index, byte offset in the file, the bytes (sender → receiver).
     case data(entry: UInt32, offset: UInt64, bytes: ArraySlice<UInt8>)
-    /// The file is complete; its SHA-256 again, as the sender computed it while reading.
+    /// The file is complete: its SHA-256, as the sender computed it while reading it (for a
+    /// file sent in this session, the prefix it continued from included). After no data, it
+    /// tells the receiver that its file in place (`present`) is the sender's: keep it.
     case fileEnd(entry: UInt32, sha256: [UInt8])
     /// The receiver verified and renamed the file into place.
     case fileVerified(entry: UInt32)
@@ -74,7 +77,9 @@ public enum TransferMessage: Sendable, Equatable {
 
 /// A side's protocol version and capabilities.
 public struct Hello: Sendable, Equatable {
-    /// The message-layer version (1).
+    /// The message-layer version: 2 since the sha256 moved from the manifest to `fileEnd`. A
+    /// peer of another version is refused with `unsupportedVersion` on both sides (each
+    /// checks the other's hello, the first message after pairing).
     public var version: UInt8
     /// Who speaks: a sender talking to a sender is a wiring mistake caught early.
     public var role: PairingRole
@@ -83,7 +88,10 @@ public struct Hello: Sendable, Equatable {
     /// Free text such as "atl-send 0.4.0", at most 64 bytes.
     public var software: String
 
-    public init(version: UInt8 = 1, role: PairingRole, maxFramePlaintext: UInt32 = UInt32(FrameLimits.maxPlaintextBytes), software: String) {
+    /// The message-layer version this build speaks (the only one).
+    public static let currentVersion: UInt8 = 2
+
+    public init(version: UInt8 = Hello.currentVersion, role: PairingRole, maxFramePlaintext: UInt32 = UInt32(FrameLimits.maxPlaintextBytes), software: String) {
         self.version = version
         self.role = role
         self.maxFramePlaintext = maxFramePlaintext
@@ -92,20 +100,29 @@ public struct Hello: Sendable, Equatable {
 }
 
 /// What the receiver holds of one manifest entry.
+///
+/// The manifest carries no digests (version 2), so the receiver says what it has and the
+/// sender, which knows its own bytes, decides: it continues a prefix only if its own first
+/// bytes hash the same, and skips a file in place only if its own file hashes the same.
 public enum ResumeState: Sendable, Equatable {
     /// Nothing usable: send from byte 0.
     case need
-    /// The first `bytes` bytes are on disk and verified: send from there.
-    case have(UInt64)
-    /// The file is complete and verified: skip it.
-    case complete
+    /// The first `bytes` bytes are on disk (written from authenticated frames of an earlier
+    /// run) and hash to `prefixSHA256`: the sender sends from there if its own first `bytes`
+    /// bytes hash the same, else from 0 (the receiver then starts the file over).
+    case have(UInt64, prefixSHA256: [UInt8])
+    /// A file of the entry's size is in place and hashes to `sha256`: the sender answers with a
+    /// `fileEnd` alone if its file hashes the same, else sends the file from 0 (which the
+    /// receiver takes only with `--overwrite`).
+    case present(sha256: [UInt8])
 
-    /// The offset to send from, or nil to skip.
-    public var sendFrom: UInt64? {
+    /// Where the sender continues if it agrees, or nil for a file kept: what the receiver
+    /// expects to receive, and checks the free space for.
+    public var expectedFrom: UInt64? {
         switch self {
         case .need: 0
-        case .have(let bytes): bytes
-        case .complete: nil
+        case .have(let bytes, _): bytes
+        case .present: nil
         }
     }
 }

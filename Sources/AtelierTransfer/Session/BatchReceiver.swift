@@ -1,8 +1,10 @@
+import Crypto
 import Foundation
 
 /// The receiver's half of a batch transfer over a paired connection: takes the manifest,
-/// says what it already has, writes and verifies each file, and confirms the batch only once
-/// every file is verified on disk.
+/// says what it already has (with digests, for the sender to compare), writes each file and
+/// verifies it on disk against the sha256 its `fileEnd` brings, and confirms the batch only
+/// once every file is verified.
 public struct BatchReceiver: Sendable {
     /// What happens, for the caller to print (records) and show (progress).
     public enum Event: Sendable {
@@ -10,7 +12,8 @@ public struct BatchReceiver: Sendable {
         case accepted(batch: String, directory: String, files: Int, bytes: UInt64, toReceive: UInt64)
         /// More bytes were written (the running total of this session).
         case received(bytes: UInt64)
-        /// A file is verified and in place (or was already, from an earlier run).
+        /// A file is verified and in place (or was already, from an earlier run, and the sender
+        /// said it has the same), in manifest order.
         case file(ReceivedFile)
         /// Every file is verified: END_BATCH.
         case complete(batch: String, directory: String, files: Int, bytes: UInt64)
@@ -75,10 +78,9 @@ public struct BatchReceiver: Sendable {
     /// END_BATCH. An error of the disk or the stream is sent to the peer as `abort` first.
     private func receive(_ manifest: Manifest, over connection: SecureConnection, onEvent: (Event) throws -> Void) throws {
         let directory = BatchDirectory(into: into, batch: manifest.batchID, overwrite: overwrite)
-        let states = try survey(manifest, in: directory, over: connection, onEvent: onEvent)
-        try reportKept(manifest, states: states, in: directory, onEvent: onEvent)
+        let (states, prefixes) = try survey(manifest, in: directory, over: connection, onEvent: onEvent)
         try connection.send(.resume(states))
-        var files = IncomingFiles(manifest: manifest, directory: directory, states: states)
+        var files = IncomingFiles(manifest: manifest, directory: directory, states: states, prefixes: prefixes)
         // On the way out, also when the stream broke: what arrived is authentic, so it is
         // written, and the next run resumes after it.
         defer { files.stop() }
@@ -114,39 +116,35 @@ public struct BatchReceiver: Sendable {
         }
     }
 
-    /// What of each file is already on disk (complete, a verified prefix, or nothing), checked
-    /// against the free space for the rest; reports `accepted`. A disk error is sent to the
-    /// peer as `abort` before it is thrown.
+    /// What of each file is already on disk (a file in place, a prefix, or nothing, with their
+    /// digests) and the hash state after each prefix, checked against the free space for the
+    /// rest (as if the sender agrees with what is here); reports `accepted`. A disk error is
+    /// sent to the peer as `abort` before it is thrown.
     private func survey(_ manifest: Manifest, in directory: BatchDirectory, over connection: SecureConnection,
-                        onEvent: (Event) throws -> Void) throws -> [ResumeState] {
+                        onEvent: (Event) throws -> Void) throws -> (states: [ResumeState], prefixes: [Int: SHA256]) {
         var states: [ResumeState] = []
+        var prefixes: [Int: SHA256] = [:]
         let journal = directory.loadJournal()
         do {
-            for entry in manifest.entries {
-                switch try directory.holding(relative: entry.path.string, size: Int64(entry.size), sha256Hex: entry.sha256Hex, journal: journal) {
-                case .complete: states.append(.complete)
-                case .partial(let bytes): states.append(.have(UInt64(bytes)))
+            for (index, entry) in manifest.entries.enumerated() {
+                switch try directory.holding(relative: entry.path.string, size: Int64(entry.size), journal: journal) {
+                case .present(let digest): states.append(.present(sha256: digest))
+                case .partial(let bytes, let prefix):
+                    states.append(.have(UInt64(bytes), prefixSHA256: Array(prefix.finalize())))
+                    prefixes[index] = prefix
                 case .none: states.append(.need)
                 }
             }
             let toReceive = zip(manifest.entries, states).reduce(UInt64(0)) { sum, pair in
-                sum + (pair.1.sendFrom.map { pair.0.size - min($0, pair.0.size) } ?? 0)
+                sum + (pair.1.expectedFrom.map { pair.0.size - min($0, pair.0.size) } ?? 0)
             }
             try directory.checkSpace(for: Int64(toReceive))
             try onEvent(.accepted(batch: manifest.batchID, directory: directory.root, files: manifest.entries.count,
                                   bytes: manifest.totalBytes, toReceive: toReceive))
-            return states
+            return (states, prefixes)
         } catch let error as TransferError {
             if let reason = Self.abortReason(for: error) { connection.abort(reason, "\(error)") }
             throw error
-        }
-    }
-
-    /// Reports each file that was already complete from an earlier run (`resumedFrom` nil).
-    private func reportKept(_ manifest: Manifest, states: [ResumeState], in directory: BatchDirectory, onEvent: (Event) throws -> Void) throws {
-        for (index, entry) in manifest.entries.enumerated() where states[index] == .complete {
-            try onEvent(.file(ReceivedFile(batch: manifest.batchID, index: index, relativePath: entry.path.string, path: directory.finalPath(entry.path.string),
-                                           sha256Hex: entry.sha256Hex, bytes: entry.size, resumedFrom: nil)))
         }
     }
 

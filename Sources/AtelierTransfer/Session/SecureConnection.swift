@@ -12,6 +12,8 @@ public final class SecureConnection: @unchecked Sendable {
     private var sealer: FrameSealer
     private var opener: FrameOpener
     private var outgoing: [UInt8] = []
+    /// Where a data frame is laid out, read into and sealed, in place (`sendData`).
+    private let dataFrame = UnsafeMutableRawBufferPointer.allocate(byteCount: FrameLimits.prefixBytes + FrameLimits.maxSealedBytes, alignment: 64)
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 20)
     /// Bytes moved on the socket, both ways, for throughput figures.
     public private(set) var bytesSent = 0
@@ -22,8 +24,10 @@ public final class SecureConnection: @unchecked Sendable {
         fingerprint = session.fingerprint
         sealer = session.makeSealer()
         opener = session.makeOpener()
-        outgoing.reserveCapacity(FrameLimits.maxSealedBytes + 4)
+        outgoing.reserveCapacity(4096)
     }
+
+    deinit { dataFrame.deallocate() }
 
     /// The sender's side of the handshake (CPace initiator).
     public static func pairAsSender(_ socket: TCPConnection, code: PairingCode) throws -> SecureConnection {
@@ -81,10 +85,24 @@ public final class SecureConnection: @unchecked Sendable {
         try flush()
     }
 
-    /// Seals and sends one chunk of a file.
+    /// Seals and sends one chunk of a file, copying it from `bytes`.
     public func sendData(entry: UInt32, offset: UInt64, bytes: UnsafeRawBufferPointer) throws {
         try sealer.sealData(entry: entry, offset: offset, bytes: bytes, into: &outgoing)
         try flush()
+    }
+
+    /// Sends the next chunk of file `entry` without copying it: `fill` writes up to
+    /// `FrameLimits.maxDataChunkBytes` file bytes straight into the frame buffer (a `pread`)
+    /// and returns their offset in the file and count, or nil when the file has no more;
+    /// the chunk is then sealed where it lies and written. Returns what `fill` returned.
+    public func sendData(entry: UInt32, fill: (UnsafeMutableRawBufferPointer) throws -> (offset: UInt64, count: Int)?) throws -> (offset: UInt64, count: Int)? {
+        let start = FrameSealer.dataOffsetInFrame
+        let room = UnsafeMutableRawBufferPointer(rebasing: dataFrame[start ..< start + FrameLimits.maxDataChunkBytes])
+        guard let chunk = try fill(room) else { return nil }
+        let length = try sealer.sealData(entry: entry, offset: chunk.offset, count: chunk.count, inPlace: dataFrame)
+        try socket.write(UnsafeRawBufferPointer(rebasing: dataFrame[..<length]))
+        bytesSent += length
+        return chunk
     }
 
     /// Seals and sends `plaintext` as a message's type byte and fields, unchecked: the seam
