@@ -9,7 +9,7 @@ pairs of the 300 images, a pair is a duplicate when it shares a base; it is
 predicted one when the Hamming distance <= threshold. Also scores the groups
 `atl-query - duplicates` makes from our hashes (same group = predicted), by the hash alone
 (--hash-only) and with local features (the default). The thresholds of the local-feature
-check were chosen on this set; benchmarks/dup_crops.py grades it on photographs it never saw.
+check were first set on this set; benchmarks/dup_crops.py grades it on real photographs.
 """
 import argparse, itertools, json, os, subprocess, sys
 from PIL import Image, ImageEnhance

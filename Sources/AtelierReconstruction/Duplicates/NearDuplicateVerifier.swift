@@ -13,8 +13,10 @@ import Foundation
 /// spread over a fair part of the photo rather than one shared logo. Two different shots of a
 /// garment, even from one tripod, move their keypoints by parallax and pose, and fail.
 public struct NearDuplicateVerifier: Sendable {
-    /// The thresholds a pair must pass; the defaults were chosen on `benchmarks/dup_eval.py`'s
-    /// rendered garments, not on the photograph set graded in benchmarks/RESULTS.md.
+    /// The thresholds a pair must pass. They were first set on `benchmarks/dup_eval.py`'s
+    /// rendered garments; the fallback for photos with few keypoints and the looser inlier and
+    /// coverage limits came after reading where the photograph set of `dup_crops.py` failed
+    /// (benchmarks/RESULTS.md says so beside its figures).
     public struct Settings: Sendable, Equatable {
         /// Features are found on the photo resized so its longer side is this many pixels, up
         /// or down: a copy at half size then yields as many features as its original.
