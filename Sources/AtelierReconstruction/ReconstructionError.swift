@@ -70,14 +70,14 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
         case .invalidSetting(let name, let reason): return "\(name) \(reason)"
         case .invalidMask(let why): return "unusable feature mask: \(why)"
         case .notEnoughImages(let usable, let skipped):
-            return "only \(usable) usable photo\(usable == 1 ? "" : "s") (at least 3 needed)" + (skipped.isEmpty ? "" : "; " + skipped.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
+            return "only \(usable) usable photo\(usable == 1 ? "" : "s") (at least 3 needed)" + Self.causes(skipped)
         case .noSurface(let points):
             return "multi-view stereo found too little surface to mesh (\(points) dense points): the photos may be too few, too far apart, blurred, or of a plain, untextured garment"
         case .invalidModel(let why): return "cannot read the saved model: \(why)"
         case .texturingFailed(let why): return "cannot texture the mesh: \(why)"
         case .unwritableCheckpoint(let directory, let file, let reason, _): return "\(directory): cannot save the checkpoint (\(file)): \(reason)"
         case .nothingRegistered(let reasons):
-            return "no two photos could be aligned" + (reasons.isEmpty ? "" : "; " + reasons.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
+            return "no two photos could be aligned" + Self.causes(reasons)
         case .inconsistentBundleAdjustmentProblem(let why): return "inconsistent bundle adjustment problem: \(why)"
         case .noPhotosToTexture: return "no photos to texture from"
         case .emptyMesh: return "the mesh has no triangles"
@@ -88,5 +88,10 @@ public enum ReconstructionError: Error, Equatable, Sendable, CustomStringConvert
         case .atlasTooSmall(let charts, let size):
             return "\(charts) charts do not fit in a \(size)×\(size) texture; use a larger texture size"
         }
+    }
+
+    /// Each cause once, with the photos it concerns ("; img_0001.jpg–img_0030.jpg: no verified matches").
+    private static func causes(_ skipped: [SkippedImage]) -> String {
+        SkippedCause.grouping(skipped).map { "; " + $0.description }.joined()
     }
 }

@@ -207,8 +207,8 @@ public struct ReconstructCommand: ParsableCommand {
             throw error
         }
         bar.finish()
-        for skipped in result.skipped { Diagnostics.warn("\(skipped.name): left out: \(skipped.reason)") }
-        for skipped in mesh?.skipped ?? [] { Diagnostics.warn("\(skipped.name): left out of the mesh: \(skipped.reason)") }
+        for cause in SkippedCause.grouping(result.skipped) { Diagnostics.warn("\(cause.photos): left out: \(cause.reason)") }
+        for cause in SkippedCause.grouping(mesh?.skipped ?? []) { Diagnostics.warn("\(cause.photos): left out of the mesh: \(cause.reason)") }
         for notice in mesh?.memory.notices ?? [] { Diagnostics.warn(notice) }
         var written: [ModelFiles.Folder] = []
         do {

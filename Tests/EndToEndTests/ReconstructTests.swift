@@ -199,7 +199,10 @@ final class ReconstructTests: XCTestCase {
             """)
         XCTAssertEqual(result.status, 65, result.err)
         XCTAssertTrue(result.err.contains("no two photos could be aligned"), result.err)
-        XCTAssertTrue(result.err.contains("noise2.png: no verified matches"), result.err)
+        // One line per cause, with the photos it concerns, not a sentence per photo.
+        XCTAssertTrue(result.err.contains("no verified matches"), result.err)
+        XCTAssertEqual(result.err.components(separatedBy: "no verified matches").count, 2, result.err)
+        XCTAssertTrue(result.err.contains("noise2.png") || result.err.contains("noise0.png–noise3.png"), result.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: shell.dir + "/m/sparse"))
     }
 
