@@ -8,8 +8,13 @@ public struct SurfaceOptions: Sendable {
     public var resolution = 160
     /// The signed distance is truncated at this many grid steps.
     public var truncationSteps = 2.5
-    /// Find the floor or turntable under the garment and cut it away.
+    /// Find the floor or turntable under the garment and cut it away; where none is found, cut
+    /// below the lowest point the photos saw.
     public var removeGround = true
+    /// Keep only the surface that can be reached from outside (`OutsideRegion`): cavities are
+    /// filled, and channels into the object narrower than about `2 · channelSteps + 1` grid steps
+    /// closed. Negative: keep every surface fusion found.
+    public var channelSteps = 1
     /// Worker threads (0: one per core).
     public var threads = 0
 
@@ -41,8 +46,9 @@ public struct Surface: Sendable {
     }
 }
 
-/// From dense depth maps to a watertight mesh: ground removal, bounds, signed-distance fusion
-/// (`VolumetricFusion`), marching tetrahedra, and the largest connected piece.
+/// From dense depth maps to a watertight mesh: ground removal, bounds, silhouettes mended by the
+/// points (`SilhouetteRepair`), signed-distance fusion (`VolumetricFusion`), the outside region
+/// only (`OutsideRegion`), marching tetrahedra, and the largest connected piece.
 public enum SurfaceReconstructor {
     public static func reconstruct(_ dense: DenseReconstruction, options: SurfaceOptions = SurfaceOptions()) -> Surface? {
         guard dense.points.count >= 100 else { return nil }
@@ -73,11 +79,21 @@ public enum SurfaceReconstructor {
             let p = SIMD3<Double>($0.position)
             return all(p .>= origin) && all(p .<= origin + counts * spacing)
         }
-        let cut = ground.map { (normal: $0.up, offset: $0.height + 1.5 * spacing) }
-        var volume = VolumetricFusion.volume(views: dense.views, maps: dense.depthMaps, grid: grid,
+        var cut = ground.map { (normal: $0.up, offset: $0.height + 1.5 * spacing) }
+        if options.removeGround, cut == nil {
+            // No ground among the points (a plain floor has no texture to match): below the
+            // lowest surface the photos saw there is nothing they could show, so nothing is built.
+            let heights = points.map { up.dot(SIMD3<Double>($0.position)) }.sorted()
+            cut = (normal: up, offset: heights[heights.count / 1000] - spacing)
+        }
+        // The silhouettes hold every confirmed point; mend the ones that do not.
+        var views = dense.views
+        if views.contains(where: { !$0.mask.isEmpty }) { SilhouetteRepair.widen(&views, with: points, radius: 1, splitter: splitter) }
+        var volume = VolumetricFusion.volume(views: views, maps: dense.depthMaps, grid: grid,
                                              truncation: options.truncationSteps * spacing, cut: cut, splitter: splitter)
         // The grid's faces are outside, so the surface closes inside the grid.
         closeBorder(&volume)
+        if options.channelSteps >= 0 { OutsideRegion.keepReachable(&volume, channelSteps: options.channelSteps) }
         // A sample at (or within rounding of) the level would put a surface vertex exactly on it,
         // where the surfaces of the cells around could pinch together: move it off.
         for i in volume.values.indices where abs(volume.values[i]) < 1e-4 { volume.values[i] = volume.values[i] < 0 ? -1e-4 : 1e-4 }
