@@ -28,8 +28,8 @@ public struct ReconstructCommand: ParsableCommand {
             Then the model, in Object Capture's stages: point cloud generation (PatchMatch \
             multi-view stereo depth maps, kept to the garment's silhouette on a plain backdrop, \
             fused where several views agree), mesh generation (signed-distance fusion and marching \
-            tetrahedra: a closed surface, the floor or turntable cut away, floating fragments \
-            dropped), optimisation (quadric edge collapse to the detail level's triangle budget) and \
+            tetrahedra: a closed surface, the outer one only, with no cavity or wall inside the \
+            solid, the floor or turntable cut away, floating fragments dropped), optimisation (quadric edge collapse to the detail level's triangle budget) and \
             texture mapping (a photo per face, charts packed into one atlas, exposure and seams \
             levelled). --detail sets the budget, the texture's side and how finely photos are \
             matched (the default is medium); --detail sparse stops after the cameras. The model stands upright (+Y up, from the cameras' up direction and the \
