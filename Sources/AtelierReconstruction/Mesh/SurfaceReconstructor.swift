@@ -15,6 +15,9 @@ public struct SurfaceOptions: Sendable {
     /// filled, and channels into the object narrower than about `2 · channelSteps + 1` grid steps
     /// closed. Negative: keep every surface fusion found.
     public var channelSteps = 1
+    /// Lay the surface no photo showed as flat as its seen rim allows (`UnseenSurface`), rather
+    /// than leave the visual hull's cone.
+    public var relaxUnseen = true
     /// Worker threads (0: one per core).
     public var threads = 0
 
@@ -48,7 +51,8 @@ public struct Surface: Sendable {
 
 /// From dense depth maps to a watertight mesh: ground removal, bounds, silhouettes mended by the
 /// points (`SilhouetteRepair`), signed-distance fusion (`VolumetricFusion`), the outside region
-/// only (`OutsideRegion`), marching tetrahedra, and the largest connected piece.
+/// only (`OutsideRegion`), marching tetrahedra, the largest connected piece, and the unseen
+/// parts laid flat (`UnseenSurface`).
 public enum SurfaceReconstructor {
     public static func reconstruct(_ dense: DenseReconstruction, options: SurfaceOptions = SurfaceOptions()) -> Surface? {
         guard dense.points.count >= 100 else { return nil }
@@ -89,8 +93,8 @@ public enum SurfaceReconstructor {
         // The silhouettes hold every confirmed point; mend the ones that do not.
         var views = dense.views
         if views.contains(where: { !$0.mask.isEmpty }) { SilhouetteRepair.widen(&views, with: points, radius: 1, splitter: splitter) }
-        var volume = VolumetricFusion.volume(views: views, maps: dense.depthMaps, grid: grid,
-                                             truncation: options.truncationSteps * spacing, cut: cut, splitter: splitter)
+        var (volume, observed) = VolumetricFusion.volume(views: views, maps: dense.depthMaps, grid: grid,
+                                                         truncation: options.truncationSteps * spacing, cut: cut, splitter: splitter)
         // The grid's faces are outside, so the surface closes inside the grid.
         closeBorder(&volume)
         if options.channelSteps >= 0 { OutsideRegion.keepReachable(&volume, channelSteps: options.channelSteps) }
@@ -98,7 +102,8 @@ public enum SurfaceReconstructor {
         // where the surfaces of the cells around could pinch together: move it off.
         for i in volume.values.indices where abs(volume.values[i]) < 1e-4 { volume.values[i] = volume.values[i] < 0 ? -1e-4 : 1e-4 }
         let raw = MarchingTetrahedra.extract(volume)
-        let mesh = MeshComponents.largest(raw)
+        var mesh = MeshComponents.largest(raw)
+        if options.relaxUnseen { UnseenSurface.relax(&mesh, volume: volume, observed: observed) }
         return Surface(mesh: mesh, points: points, groundUp: ground?.up, groundHeight: ground?.height, cameraUp: up,
                        trianglesBeforeCleaning: raw.triangles.count)
     }

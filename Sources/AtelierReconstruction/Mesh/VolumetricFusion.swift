@@ -15,26 +15,31 @@ enum VolumetricFusion {
 
     /// `cut`, when given, is a plane (unit normal n, offset d: points with n·x < d) whose side is
     /// forced outside: the ground and what lies under it.
+    /// The volume, and for each sample whether some view saw a surface within the truncation
+    /// of it (`observed`): the rest of the surface was closed by the votes, where no photo
+    /// showed it.
     static func volume(views: [DenseView], maps: [DepthMap], grid: Grid, truncation: Double,
-                       cut: (normal: SIMD3<Double>, offset: Double)?, splitter: WorkSplitter) -> ScalarVolume {
-        let slices: [[Float]] = splitter.map(grid.nz, balanced: true) { z in
+                       cut: (normal: SIMD3<Double>, offset: Double)?, splitter: WorkSplitter) -> (volume: ScalarVolume, observed: [Bool]) {
+        let slices: [(values: [Float], observed: [Bool])] = splitter.map(grid.nz, balanced: true) { z in
             var slice = [Float](repeating: 1, count: grid.nx * grid.ny)
+            var observed = [Bool](repeating: false, count: grid.nx * grid.ny)
             for y in 0 ..< grid.ny {
                 for x in 0 ..< grid.nx {
                     let p = grid.origin + grid.spacing * SIMD3(Double(x), Double(y), Double(z))
                     if let cut, cut.normal.dot(p) < cut.offset { continue }
-                    slice[y * grid.nx + x] = value(at: p, views: views, maps: maps, truncation: truncation)
+                    (slice[y * grid.nx + x], observed[y * grid.nx + x]) = value(at: p, views: views, maps: maps, truncation: truncation)
                 }
             }
-            return slice
+            return (slice, observed)
         }
-        return ScalarVolume(nx: grid.nx, ny: grid.ny, nz: grid.nz, origin: grid.origin, spacing: grid.spacing,
-                            values: slices.flatMap { $0 })
+        return (ScalarVolume(nx: grid.nx, ny: grid.ny, nz: grid.nz, origin: grid.origin, spacing: grid.spacing,
+                             values: slices.flatMap(\.values)), slices.flatMap(\.observed))
     }
 
+    /// The sample's value, and whether a view saw a surface within the truncation of it.
     @inline(__always)
-    static func value(at p: SIMD3<Double>, views: [DenseView], maps: [DepthMap], truncation: Double) -> Float {
-        var sum = 0.0, weight = 0.0, behind = 0, seen = 0
+    static func value(at p: SIMD3<Double>, views: [DenseView], maps: [DepthMap], truncation: Double) -> (Float, Bool) {
+        var sum = 0.0, weight = 0.0, behind = 0, seen = 0, band = false
         for v in views.indices {
             let view = views[v]
             let inCam = view.pose.pointInCam(p)
@@ -56,13 +61,14 @@ enum VolumetricFusion {
                 behind += 1
                 continue
             }
+            if distance <= truncation { band = true }
             sum += min(1, distance / truncation)
             weight += 1
         }
-        if weight > 0 { return Float(sum / weight) }
+        if weight > 0 { return (Float(sum / weight), band) }
         // Inside only when most views that look this way see it behind their surface: a view with
         // no depth there (plain backdrop, or a hole) counts against, so nothing is extruded
         // behind the garment where only one view looked past it.
-        return 2 * behind > seen ? -1 : 1
+        return (2 * behind > seen ? -1 : 1, false)
     }
 }
