@@ -30,50 +30,59 @@ enum UnseenSurface {
         }
         let movable = free.reduce(0) { $0 + ($1 ? 1 : 0) }
         guard movable > 0 else { return 0 }
-        // The neighbours of each free vertex (compressed rows).
-        var neighbours = [[UInt32]](repeating: [], count: count)
-        for t in mesh.triangles {
-            for (a, b) in [(t.x, t.y), (t.y, t.z), (t.z, t.x)] {
-                if free[Int(a)] { neighbours[Int(a)].append(b) }
-                if free[Int(b)] { neighbours[Int(b)].append(a) }
-            }
-        }
         // Solve the Laplace equation for the free vertices with the seen ones as its boundary:
         // (deg + ε)·x_v − Σ free neighbours = Σ seen neighbours + ε·x_v⁰, by conjugate gradients.
         // (ε keeps a piece with no seen vertex at all where it is.)
-        var slot = [Int](repeating: -1, count: count), vertices: [Int] = []
+        var slot = [Int32](repeating: -1, count: count), vertices: [Int] = []
         for v in 0 ..< count where free[v] {
-            neighbours[v] = Array(Set(neighbours[v]))
-            slot[v] = vertices.count
+            slot[v] = Int32(vertices.count)
             vertices.append(v)
         }
+        var lists = [[Int32]](repeating: [], count: vertices.count)
+        for t in mesh.triangles {
+            for (a, b) in [(Int(t.x), Int(t.y)), (Int(t.y), Int(t.z)), (Int(t.z), Int(t.x))] {
+                if slot[a] >= 0 { lists[Int(slot[a])].append(Int32(b)) }
+                if slot[b] >= 0 { lists[Int(slot[b])].append(Int32(a)) }
+            }
+        }
+        // Compressed rows: each free vertex's free neighbours by slot, its degree, and the sum of
+        // its seen neighbours (each edge was met from both of its triangles: once each here).
+        var rowStart = [Int](repeating: 0, count: vertices.count + 1), columns: [Int32] = []
+        var degree = [Double](repeating: 0, count: vertices.count)
         let epsilon = 1e-6
         let original = vertices.map { SIMD3<Double>(mesh.positions[$0]) }
         var rhs = original.map { epsilon * $0 }
-        for (i, v) in vertices.enumerated() {
-            for n in neighbours[v] where slot[Int(n)] < 0 { rhs[i] += SIMD3<Double>(mesh.positions[Int(n)]) }
+        for i in vertices.indices {
+            let unique = Set(lists[i])
+            degree[i] = Double(unique.count) + epsilon
+            for n in unique {
+                if slot[Int(n)] >= 0 { columns.append(slot[Int(n)]) } else { rhs[i] += SIMD3<Double>(mesh.positions[Int(n)]) }
+            }
+            rowStart[i + 1] = columns.count
         }
-        func apply(_ x: [SIMD3<Double>]) -> [SIMD3<Double>] {
-            var out = [SIMD3<Double>](repeating: .zero, count: x.count)
-            for (i, v) in vertices.enumerated() {
-                var sum = (Double(neighbours[v].count) + epsilon) * x[i]
-                for n in neighbours[v] where slot[Int(n)] >= 0 { sum -= x[slot[Int(n)]] }
+        lists = []
+        func apply(_ x: [SIMD3<Double>], into out: inout [SIMD3<Double>]) {
+            for i in x.indices {
+                var sum = degree[i] * x[i]
+                for k in rowStart[i] ..< rowStart[i + 1] { sum -= x[Int(columns[k])] }
                 out[i] = sum
             }
-            return out
         }
         func dot(_ a: [SIMD3<Double>], _ b: [SIMD3<Double>]) -> SIMD3<Double> {
             var sum = SIMD3<Double>.zero
             for i in a.indices { sum += a[i] * b[i] }
             return sum
         }
-        // The three coordinates are three independent systems with one matrix, solved together.
-        var x = original
-        var r = zip(rhs, apply(x)).map { $0 - $1 }, d = r
+        // The three coordinates are three independent systems with one matrix, solved together,
+        // to a residual far below a grid step.
+        var x = original, ad = [SIMD3<Double>](repeating: .zero, count: x.count)
+        apply(x, into: &ad)
+        var r = zip(rhs, ad).map { $0 - $1 }, d = r
         var rr = dot(r, r)
-        let goal = max(dot(rhs, rhs).max(), 1e-30) * 1e-16
+        let step = volume.spacing * 1e-3
+        let goal = step * step
         for _ in 0 ..< maxIterations where rr.max() > goal {
-            let ad = apply(d)
+            apply(d, into: &ad)
             let dad = dot(d, ad)
             let alpha = SIMD3<Double>(dad.x > 0 ? rr.x / dad.x : 0, dad.y > 0 ? rr.y / dad.y : 0, dad.z > 0 ? rr.z / dad.z : 0)
             for i in x.indices {
