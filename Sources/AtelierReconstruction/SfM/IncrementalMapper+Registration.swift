@@ -37,7 +37,8 @@ extension IncrementalMapper {
         guard let estimate = AbsolutePoseEstimator.estimate(normalised: normalisedPoints, pointsInWorld: worldPoints,
                                                               focalLengthPixels: camera.focalLengthPixels, options: poseOptions) else {
             failedAttempts[image] += 1
-            failureReasons[image] = "its pose could not be found from the \(worldPoints.count) reconstructed points it sees (too few agree)"
+            // No counts in the words: photos left out for one cause are told in one line.
+            failureReasons[image] = "its pose could not be found from the reconstructed points it sees (too few agree)"
             return false
         }
         model.images[image].camFromWorld = estimate.camFromWorld

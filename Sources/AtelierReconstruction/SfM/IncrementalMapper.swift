@@ -128,8 +128,8 @@ public struct IncrementalMapper {
     static func connectionReason(image: Int, pairs: [VerifiedPair]) -> String {
         let linked = pairs.filter { $0.image1 == image || $0.image2 == image }
         if linked.isEmpty { return "no verified matches with any other image (no overlap, too little texture, or a different scene)" }
-        let best = linked.map(\.matches.count).max() ?? 0
-        return "its \(linked.count) verified pair(s) (at most \(best) matches) did not tie it to the reconstructed points"
+        // No counts in the words: photos left out for one cause are told in one line.
+        return "its verified pairs did not tie it to the reconstructed points"
     }
 
     /// The normalised (undistorted) coordinates of a keypoint.
