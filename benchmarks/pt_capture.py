@@ -15,7 +15,7 @@ Scenes (all geometry made here with numpy, textures drawn here with numpy and Pi
   jersey-30     the same torso, fine plain jersey with a slight heather
   denim-30      the same torso, indigo 2/1 twill with slubs
   shoe-24       a closed shoe-like body on the floor, leather grain, panels, stitching, print;
-                one ring of 24 at 30 degrees, 0.65 m
+                one ring of 24 at 30 degrees, 0.55 m
 
 Studio: a large floor and a cylindrical wall (plain light grey, two-sided diffuse), two
 rectangular area lights and a dim constant environment. Path tracer (`path`, max depth 4,
@@ -582,7 +582,7 @@ def build_scene(name, rng):
                              "not the base's underside, the floor or the wall")
     if name == "shoe-24":
         mats["shoe"] = {"type": "roughplastic", "diffuse_reflectance": bitmap(leather_texture(rng)), "alpha": 0.3}
-        return dict(parts=shoe_parts(), mats=mats, rings=[(30.0, 0.65, 24, 0.0)], aim_y=0.05, quality=90,
+        return dict(parts=shoe_parts(), mats=mats, rings=[(30.0, 0.55, 24, 0.0)], aim_y=0.05, quality=90,
                     includes="shoe body (upper, toe and heel ends); not the sole's underside (on the floor), the floor or the wall")
     raise SystemExit(f"unknown scene {name}; one of {', '.join(SCENE_NAMES)}")
 

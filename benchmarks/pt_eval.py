@@ -557,6 +557,8 @@ def self_test(args):
             "recall still 1": m2["tau1pct"]["recall"] == 1.0,
             "precision drops": m2["tau1pct"]["precision"] < 1.0,
         }
+        checks1 = {k: bool(v) for k, v in checks1.items()}
+        checks2 = {k: bool(v) for k, v in checks2.items()}
         report["truthAsModel"] = {"result": r1, "checks": checks1}
         report["truthPlusInteriorWall"] = {"result": r2, "wallAreaShare": round(wall_share, 4),
                                            "expectedVisibleShare": round(expected * m["visibleShare"], 4), "checks": checks2}
@@ -564,7 +566,7 @@ def self_test(args):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     report["passed"] = ok
-    print(json.dumps(report))
+    print(json.dumps(report, default=lambda o: o.item() if hasattr(o, "item") else str(o)))
     for name, part in (("truth as model", report.get("truthAsModel")), ("truth + interior wall", report.get("truthPlusInteriorWall"))):
         if part:
             m = part["result"]["mesh"]
@@ -606,7 +608,7 @@ def main():
     if args.peer_mesh and args.peer_sparse:
         result["peer"] = evaluate_peer(truth, args.peer_mesh, args.peer_sparse, args.samples, args.vis_dirs)
     result["seconds"] = round(time.time() - t0, 1)
-    print(json.dumps(result))
+    print(json.dumps(result, default=lambda o: o.item() if hasattr(o, "item") else str(o)))
     return 0
 
 
