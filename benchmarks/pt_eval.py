@@ -3,6 +3,7 @@
 
     pt_eval.py --truth CAPTURE_DIR --model MODEL_DIR [--record RECORD.json] [--samples 200000]
                [--peer-mesh PLY --peer-sparse DIR] [--vis-dirs 200]
+    pt_eval.py --truth CAPTURE_DIR --peer-mesh PLY --peer-sparse DIR      (the peer alone)
     pt_eval.py --self-test --truth CAPTURE_DIR
     pt_eval.py --make-peer-mesh OUT.ply --peer-sparse DIR     (pycolmap's screened Poisson on
                COLMAP's sparse points, each with a normal towards the mean of its cameras)
@@ -510,19 +511,33 @@ def fake_model(truth, v, f, directory):
 
 
 def interior_wall(truth):
-    """A horizontal disc (two triangles fans) well inside the truth's largest closed part: at
-    the height of the middle of the bounding box, radius 60 % of the smallest half-extent."""
+    """Walls well inside the truth's upper closed part (the dress form or torso; the shoe's
+    body): a horizontal disc at 65 % of the height and a vertical rectangle through the middle,
+    both at most half the local half-extent, so that no part reaches the outer surface."""
     lo, hi = truth.v.min(0), truth.v.max(0)
-    # the section of the mesh at mid-height of the upper half (the torso for the stands)
-    y = lo[1] + 0.65 * (hi[1] - lo[1])
-    near = truth.v[np.abs(truth.v[:, 1] - y) < 0.02 * (hi[1] - lo[1])]
-    c = near.mean(0)
-    r = 0.6 * min(np.abs(near[:, 0] - c[0]).max(), np.abs(near[:, 2] - c[2]).max())
+    span = hi[1] - lo[1]
+    y = lo[1] + 0.65 * span
+    band = truth.v[np.abs(truth.v[:, 1] - y) < 0.02 * span]
+    c = (band.min(0) + band.max(0)) / 2
+    half_x, half_z = (band.max(0) - band.min(0))[[0, 2]] / 2
+    r = 0.5 * min(half_x, half_z)
     k = 64
     t = np.linspace(0, 2 * np.pi, k, endpoint=False)
     v = np.concatenate([[[c[0], y, c[2]]], np.stack([c[0] + r * np.cos(t), np.full(k, y), c[2] + r * np.sin(t)], -1)])
-    f = np.array([(0, 1 + j, 1 + (j + 1) % k) for j in range(k)])
-    return v, f
+    f = [(0, 1 + j, 1 + (j + 1) % k) for j in range(k)]
+    # the vertical rectangle: over the heights whose sections are at least as wide as this one's
+    # half, half as wide as the narrowest of them
+    ys = np.linspace(y - 0.15 * span, y + 0.08 * span, 12)
+    widths = []
+    for yy in ys:
+        b = truth.v[np.abs(truth.v[:, 1] - yy) < 0.02 * span]
+        widths.append(min(b[:, 0].max() - c[0], c[0] - b[:, 0].min()))
+    w = 0.5 * min(widths)
+    base = len(v)
+    rect = np.array([[c[0] - w, ys[0], c[2]], [c[0] + w, ys[0], c[2]], [c[0] + w, ys[-1], c[2]], [c[0] - w, ys[-1], c[2]]])
+    v = np.concatenate([v, rect])
+    f += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
+    return v, np.array(f)
 
 
 def self_test(args):
@@ -598,13 +613,15 @@ def main():
         ap.error("--truth is required")
     if args.self_test:
         return self_test(args)
-    if not args.model:
-        ap.error("--model is required")
+    if not args.model and not (args.peer_mesh and args.peer_sparse):
+        ap.error("--model (or --peer-mesh and --peer-sparse) is required")
     t0 = time.time()
     truth = Truth(args.truth, args.samples)
-    record = args.record or os.path.join(os.path.dirname(os.path.abspath(args.model)), os.path.basename(os.path.abspath(args.model)) + ".record")
-    result = {"type": "pt-eval", "truth": os.path.abspath(args.truth), "model": os.path.abspath(args.model), "diagMetres": round(truth.diag, 5)}
-    result.update(evaluate(truth, args.model, record, args.samples, args.vis_dirs))
+    result = {"type": "pt-eval", "truth": os.path.abspath(args.truth), "diagMetres": round(truth.diag, 5)}
+    if args.model:
+        record = args.record or os.path.join(os.path.dirname(os.path.abspath(args.model)), os.path.basename(os.path.abspath(args.model)) + ".record")
+        result["model"] = os.path.abspath(args.model)
+        result.update(evaluate(truth, args.model, record, args.samples, args.vis_dirs))
     if args.peer_mesh and args.peer_sparse:
         result["peer"] = evaluate_peer(truth, args.peer_mesh, args.peer_sparse, args.samples, args.vis_dirs)
     result["seconds"] = round(time.time() - t0, 1)

@@ -102,12 +102,6 @@ echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } | tee "$RESULTS"
 for name in $CAPTURES; do
     render "$name" || { echo "| $name | (render failed) | | | | | | | | | | | $(tail -1 "$WORK/$name.capture.log") |" | tee -a "$RESULTS"; continue; }
-    peer_args=()
-    if [ "$PEER" = 1 ]; then
-        peer "$name"
-        [ -f "$WORK/colmap-$name/poisson.ply" ] && peer_args=(--peer-mesh "$WORK/colmap-$name/poisson.ply" --peer-sparse "$WORK/colmap-$name/sparse")
-    fi
-    first=1
     for level in $LEVELS; do
         out="$WORK/ours-$name-$level"
         rm -rf "$out"
@@ -119,17 +113,22 @@ for name in $CAPTURES; do
             echo "| $name | atl-reconstruct $level | exit $status | | | | | | | | $secs | $rss | $(tail -1 "$out.err") |" | tee -a "$RESULTS"
             continue
         fi
-        extra=()
-        [ "$first" = 1 ] && extra=("${peer_args[@]}")
-        "$PYTHON" "$HERE/pt_eval.py" --truth "$WORK/$name" --model "$out" --record "$out.record" "${extra[@]}" > "$out.score" 2> "$out.score.err" || true
+        "$PYTHON" "$HERE/pt_eval.py" --truth "$WORK/$name" --model "$out" --record "$out.record" > "$out.score" 2> "$out.score.err" || true
         row "$out.score" "atl-reconstruct $level" "$name" "$secs" "$rss" "" | tee -a "$RESULTS"
-        if [ "$first" = 1 ] && [ ${#peer_args[@]} -gt 0 ]; then
-            psecs=$(awk '{print $1}' "$WORK/colmap-$name.time" | tail -1); prss=$(awk '{print int($2/1024)}' "$WORK/colmap-$name.time" | tail -1)
-            pmesh=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["seconds"])' "$WORK/colmap-$name.mesh.json" 2>/dev/null || echo "?")
-            row "$out.score" "pycolmap sparse + Poisson" "$name" "$psecs + $pmesh" "$prss" "" | tee -a "$RESULTS"
-        fi
-        first=0
     done
+    if [ "$PEER" = 1 ]; then
+        peer "$name"
+        dir=$WORK/colmap-$name
+        psecs=$(awk '{print $1}' "$dir.time" 2>/dev/null | tail -1); prss=$(awk '{print int($2/1024)}' "$dir.time" 2>/dev/null | tail -1)
+        if [ -f "$dir/poisson.ply" ]; then
+            pmesh=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["seconds"])' "$dir.mesh.json" 2>/dev/null || echo "?")
+            "$PYTHON" "$HERE/pt_eval.py" --truth "$WORK/$name" --peer-mesh "$dir/poisson.ply" --peer-sparse "$dir/sparse" > "$dir.score" 2> "$dir.score.err" || true
+            row "$dir.score" "pycolmap sparse + Poisson" "$name" "$psecs + $pmesh" "$prss" "" | tee -a "$RESULTS"
+        else
+            reg=$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(str(d["registered"]) + "/" + str(d["images"]))' "$dir.json" 2>/dev/null || echo "?")
+            echo "| $name | pycolmap sparse + Poisson | $reg | | | | | | | | $psecs | $prss | no model (see $dir.err) |" | tee -a "$RESULTS"
+        fi
+    fi
 done
 {
 echo
