@@ -28,6 +28,10 @@ Scores (one JSON line):
                (y < 0) count as imprecise, whatever their distance
     recall     share of the true samples within tau of our surface
     F-score    2 P R / (P + R)
+    recallObservable  recall over the true samples that at least two true photos see (in the
+               frame, not hidden by the object itself: the truth's depth buffer from each true
+               camera); truthObservableShare is their share. The bottom cap of a torso seen
+               only from above, for example, is in the truth but in no photo.
   areaRatio             our area in the truth frame / the true area
   visibleShare          share of our area visible from outside: orthographic depth buffers of
                         our own mesh from --vis-dirs directions spread evenly over the sphere
@@ -271,16 +275,17 @@ def fibonacci_sphere(n):
     return np.stack([np.cos(theta) * np.sin(phi), np.cos(phi), np.sin(theta) * np.sin(phi)], -1)
 
 
-def depth_buffer(uv, depth, f, n_pix):
-    """Nearest depth per pixel (n_pix x n_pix) of triangles with projected vertices uv (pixel units)
+def depth_buffer(uv, depth, f, n_pix, height=None):
+    """Nearest depth per pixel (n_pix wide, `height` (default n_pix) high; row-major) of triangles with projected vertices uv (pixel units)
     and per-vertex depth; pixel centres at +0.5; triangles of either winding."""
-    zbuf = np.full(n_pix * n_pix, np.inf)
+    n_rows = n_pix if height is None else height
+    zbuf = np.full(n_pix * n_rows, np.inf)
     tri = uv[f]
     tz = depth[f]
     xmin = np.clip(np.ceil(tri[..., 0].min(1) - 0.5), 0, n_pix).astype(np.int64)
     xmax = np.clip(np.floor(tri[..., 0].max(1) - 0.5), -1, n_pix - 1).astype(np.int64)
-    ymin = np.clip(np.ceil(tri[..., 1].min(1) - 0.5), 0, n_pix).astype(np.int64)
-    ymax = np.clip(np.floor(tri[..., 1].max(1) - 0.5), -1, n_pix - 1).astype(np.int64)
+    ymin = np.clip(np.ceil(tri[..., 1].min(1) - 0.5), 0, n_rows).astype(np.int64)
+    ymax = np.clip(np.floor(tri[..., 1].max(1) - 0.5), -1, n_rows - 1).astype(np.int64)
     ext = np.maximum(xmax - xmin + 1, ymax - ymin + 1)
     ok = (xmax >= xmin) & (ymax >= ymin)
     # signed double area; degenerate (edge-on) triangles cover nothing
@@ -342,6 +347,42 @@ def visible_share(v, f, points, diag, n_dirs=200, pixel_frac=0.003, tol_frac=0.0
 # ---------------------------------------------------------------------------------------------
 # Scoring
 # ---------------------------------------------------------------------------------------------
+def read_cameras_txt(path):
+    """(width, height, fx, fy, cx, cy) of the first camera of a COLMAP cameras.txt (PINHOLE, or the
+    SIMPLE_PINHOLE / *RADIAL models, distortion ignored)."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            tok = line.split()
+            if not tok or tok[0].startswith("#"):
+                continue
+            model, w, h, prm = tok[1], int(tok[2]), int(tok[3]), [float(x) for x in tok[4:]]
+            if model == "PINHOLE":
+                return w, h, prm[0], prm[1], prm[2], prm[3]
+            return w, h, prm[0], prm[0], prm[1], prm[2]
+    raise ValueError(f"no camera in {path}")
+
+
+def views_seeing(truth, points, tol):
+    """For each point on the true surface: in how many true photos it is in the frame and the
+    nearest surface there (the truth's own depth buffer from that camera, 1/depth interpolated
+    over the screen; the floor hides nothing above it)."""
+    w, h, fx, fy, cx, cy = truth.camera
+    count = np.zeros(len(points), np.int64)
+    for r, c in truth.poses.values():
+        t = -r @ c
+        pc = truth.v @ r.T + t
+        uv = np.stack([fx * pc[:, 0] / pc[:, 2] + cx, fy * pc[:, 1] / pc[:, 2] + cy], -1)
+        inv = depth_buffer(uv, -1.0 / pc[:, 2], truth.f, w, h)      # nearest = most negative -1/z
+        qc = points @ r.T + t
+        qu, qv = fx * qc[:, 0] / qc[:, 2] + cx, fy * qc[:, 1] / qc[:, 2] + cy
+        inside = (qc[:, 2] > 0) & (qu >= 0) & (qu < w) & (qv >= 0) & (qv < h)
+        iu = np.clip(qu.astype(np.int64), 0, w - 1)
+        iv = np.clip(qv.astype(np.int64), 0, h - 1)
+        front = -1.0 / inv[iv * w + iu]                               # depth of the nearest surface
+        count += inside & (qc[:, 2] <= front + tol)
+    return count
+
+
 class Truth:
     def __init__(self, capture, samples):
         self.poses = read_images_txt(os.path.join(capture, "truth", "images.txt"))
@@ -350,6 +391,9 @@ class Truth:
         self.area = float(face_areas(self.v, self.f).sum())
         self.samples = sample_surface(self.v, self.f, samples, seed=2)[0]
         self.distance = SurfaceDistance(self.v, self.f, 0.004 * self.diag)
+        self.camera = read_cameras_txt(os.path.join(capture, "truth", "cameras.txt"))
+        # the true surface that at least two photos see (what can be triangulated at all)
+        self.observable = views_seeing(self, self.samples, 0.003 * self.diag) >= 2
 
 
 def camera_scores(truth, poses):
@@ -385,8 +429,10 @@ def mesh_scores(truth, v, f, samples, vis_dirs):
     for label, frac in (("1", 0.01), ("0.5", 0.005)):
         tau = frac * truth.diag
         p, r = float((d_ours < tau).mean()), float((d_truth < tau).mean())
+        r_obs = float((d_truth[truth.observable] < tau).mean())
         out[f"tau{label}pct"] = {"tauMetres": round(tau, 5), "precision": round(p, 4), "recall": round(r, 4),
-                                 "fscore": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
+                                 "fscore": round(2 * p * r / (p + r) if p + r else 0.0, 4), "recallObservable": round(r_obs, 4)}
+    out["truthObservableShare"] = round(float(truth.observable.mean()), 4)
     out["areaRatio"] = round(float(a.sum()) / truth.area, 4)
     vis_points = ours[:min(len(ours), 50000)]
     out["visibleShare"] = round(visible_share(v, f, vis_points, truth.diag, vis_dirs), 4)

@@ -23,6 +23,9 @@
 # screened Poisson (trim 0) on its sparse points with normals towards their cameras
 # (pt_eval.py --make-peer-mesh), scored the same way in its own frame aligned by its own cameras.
 #
+# REUSE=1 scores the models of an earlier run again instead of running atl-reconstruct (a run
+# that wrote a mesh); the pycolmap side is always reused while its capture is.
+#
 # Output: Markdown on stdout and in benchmarks/results-pt-latest.md (RESULTS); logs in $WORK.
 # Python: PYTHON (default python3) needs mitsuba==3.6.0 numpy pillow trimesh scipy (and
 # pycolmap==4.2.1 for the peer); missing ones are installed with pip.
@@ -35,6 +38,7 @@ WORK=${WORK:-$HERE/work/pt}
 CAPTURES=${CAPTURES:-dressform-24 knit-30 shoe-24 jersey-30 denim-30}
 LEVELS=${LEVELS:-medium}
 PEER=${PEER:-1}
+REUSE=${REUSE:-0}
 SPP=${SPP:-16}
 PYTHON=${PYTHON:-python3}
 RESULTS=${RESULTS:-$HERE/results-pt-latest.md}
@@ -88,7 +92,7 @@ def g(d, *keys):
         d = (d or {}).get(k)
     return "" if d is None else (f"{d:.3f}" if isinstance(d, float) else str(d))
 rots = f"{rot['median']:.2f} / {rot['max']:.2f}" if rot else ""
-pr = f"{g(m, 'tau1pct', 'precision')} / {g(m, 'tau1pct', 'recall')}" if m else ""
+pr = f"{g(m, 'tau1pct', 'precision')} / {g(m, 'tau1pct', 'recall')} / {g(m, 'tau1pct', 'recallObservable')}" if m else ""
 print(f"| {name} | {label} | {s.get('registered', '')}/{s.get('images', '')} | {rots} | {g(m, 'tau1pct', 'fscore')} | "
       f"{g(m, 'tau0.5pct', 'fscore')} | {pr} | {g(m, 'areaRatio')} | {g(m, 'visibleShare')} | {g(m, 'faces')} | {seconds} | {rss} | {extra or s.get('meshNote', '')} |")
 PY
@@ -97,17 +101,21 @@ PY
 {
 echo "### Path-traced captures (Mitsuba 3, pt_capture.py), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 echo
-echo "| capture | method | registered | rotation error median / max ° | F-score 1 % | F-score 0.5 % | P / R at 1 % | area ratio | visible share | faces | seconds | peak RSS MB | note |"
+echo "| capture | method | registered | rotation error median / max ° | F-score 1 % | F-score 0.5 % | P / R / R seen at 1 % | area ratio | visible share | faces | seconds | peak RSS MB | note |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } | tee "$RESULTS"
 for name in $CAPTURES; do
     render "$name" || { echo "| $name | (render failed) | | | | | | | | | | | $(tail -1 "$WORK/$name.capture.log") |" | tee -a "$RESULTS"; continue; }
     for level in $LEVELS; do
         out="$WORK/ours-$name-$level"
-        rm -rf "$out"
         status=0
-        /usr/bin/time -f "%e %M" -o "$out.time" "$ATL_BIN/atl-reconstruct" "$WORK/$name" --detail "$level" \
-            -o "$out" --overwrite --progress none > "$out.record" 2> "$out.err" || status=$?
+        if [ "$REUSE" = 1 ] && [ -f "$out.time" ] && grep -q meshFromSparse "$out.record" 2>/dev/null && [ -d "$out/mesh" ]; then
+            echo "reusing $out (REUSE=1)" >&2
+        else
+            rm -rf "$out"
+            /usr/bin/time -f "%e %M" -o "$out.time" "$ATL_BIN/atl-reconstruct" "$WORK/$name" --detail "$level" \
+                -o "$out" --overwrite --progress none > "$out.record" 2> "$out.err" || status=$?
+        fi
         secs=$(awk '{print $1}' "$out.time" | tail -1); rss=$(awk '{print int($2/1024)}' "$out.time" | tail -1)
         if [ "$status" != 0 ]; then
             echo "| $name | atl-reconstruct $level | exit $status | | | | | | | | $secs | $rss | $(tail -1 "$out.err") |" | tee -a "$RESULTS"
@@ -132,5 +140,5 @@ for name in $CAPTURES; do
 done
 {
 echo
-echo "Seconds: atl-reconstruct's wall time; for pycolmap, SfM (features, matching, mapping) + Poisson. Rotation error after a similarity alignment of the camera centres (Umeyama). F-score at 1 % / 0.5 % of the true bounding-box diagonal, exact point-to-triangle distances, samples below the ground counted as imprecise. Area ratio: area in the truth frame / true area. Visible share: share of the mesh's area seen from outside (orthographic depth buffers from 200 directions). The true surface: the object (dress form or torso with both caps, pole, base disc side and top; the shoe without its underside), floor excluded."
+echo "Seconds: atl-reconstruct's wall time; for pycolmap, SfM (features, matching, mapping) + Poisson. Rotation error after a similarity alignment of the camera centres (Umeyama). F-score at 1 % / 0.5 % of the true bounding-box diagonal, exact point-to-triangle distances, samples below the ground counted as imprecise; "R seen": recall over the part of the true surface that at least two true photos see (the bottom cap of a torso photographed from above is in the truth but in no photo). Area ratio: area in the truth frame / true area. Visible share: share of the mesh's area seen from outside (orthographic depth buffers from 200 directions). The true surface: the object (dress form or torso with both caps, pole, base disc side and top; the shoe without its underside), floor excluded."
 } | tee -a "$RESULTS"
