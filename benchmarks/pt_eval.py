@@ -469,6 +469,7 @@ def evaluate_peer(truth, mesh_path, sparse_dir, samples, vis_dirs):
     result, sim = camera_scores(truth, poses)
     if sim is None or not os.path.exists(mesh_path):
         result["mesh"] = None
+        result["meshNote"] = "fewer than 3 registered images" if sim is None else f"no mesh at {mesh_path}"
         return result
     v, f = read_ply(mesh_path)
     if len(f) == 0:
