@@ -35,6 +35,18 @@ def write_ply(path, points, normals):
         f.write(np.hstack([points, normals]).astype("<f4").tobytes())
 
 
+def sparse_points_towards_cameras(rec):
+    """COLMAP's sparse points (they carry no normals), each with the unit normal pointing to the
+    mean of the camera centres that see it: what screened Poisson needs. Returns (points, normals)."""
+    pts, nrm = [], []
+    for p in rec.points3D.values():
+        cs = [rec.images[e.image_id].projection_center() for e in p.track.elements]
+        d = np.mean(cs, axis=0) - p.xyz
+        pts.append(p.xyz)
+        nrm.append(d / np.linalg.norm(d))
+    return np.array(pts), np.array(nrm)
+
+
 def mesh_and_score(label, cloud, model_images, truth_dir, work, name):
     mesh_path = os.path.join(work, f"colmap-poisson-{name}-{label.split()[0]}.ply")
     start = time.time()
@@ -71,14 +83,9 @@ def main():
     args = a.parse_args()
     if os.path.isdir(args.colmap_model):
         rec = pycolmap.Reconstruction(args.colmap_model)
-        pts, nrm = [], []
-        for p in rec.points3D.values():
-            cs = [rec.images[e.image_id].projection_center() for e in p.track.elements]
-            d = np.mean(cs, axis=0) - p.xyz
-            pts.append(p.xyz)
-            nrm.append(d / np.linalg.norm(d))
+        pts, nrm = sparse_points_towards_cameras(rec)
         cloud = os.path.join(args.work, f"colmap-sparse-{args.name}.ply")
-        write_ply(cloud, np.array(pts), np.array(nrm))
+        write_ply(cloud, pts, nrm)
         os.makedirs(os.path.join(args.work, f"colmap-text-{args.name}"), exist_ok=True)
         rec.write_text(os.path.join(args.work, f"colmap-text-{args.name}"))
         mesh_and_score("COLMAP sparse points", cloud, os.path.join(args.work, f"colmap-text-{args.name}", "images.txt"), args.truth, args.work, args.name)

@@ -486,18 +486,11 @@ def evaluate_peer(truth, mesh_path, sparse_dir, samples, vis_dirs):
 # ---------------------------------------------------------------------------------------------
 def make_peer_mesh(sparse_dir, out_ply, trim=0.0):
     import pycolmap
+    from mesh_colmap import sparse_points_towards_cameras, write_ply as write_oriented_ply  # same folder
     rec = pycolmap.Reconstruction(sparse_dir)
-    pts, nrm = [], []
-    for p in rec.points3D.values():
-        cs = [rec.images[e.image_id].projection_center() for e in p.track.elements]
-        d = np.mean(cs, axis=0) - p.xyz
-        pts.append(p.xyz)
-        nrm.append(d / np.linalg.norm(d))
+    pts, nrm = sparse_points_towards_cameras(rec)
     cloud = out_ply + ".points.ply"
-    with open(cloud, "wb") as fh:
-        fh.write(f"ply\nformat binary_little_endian 1.0\nelement vertex {len(pts)}\nproperty float x\nproperty float y\n"
-                 "property float z\nproperty float nx\nproperty float ny\nproperty float nz\nend_header\n".encode())
-        fh.write(np.hstack([np.array(pts), np.array(nrm)]).astype("<f4").tobytes())
+    write_oriented_ply(cloud, pts, nrm)
     options = pycolmap.PoissonMeshingOptions()
     options.trim = trim
     t0 = time.time()
