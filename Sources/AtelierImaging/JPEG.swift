@@ -40,8 +40,13 @@ public enum JPEG {
         guard atl_jpeg_start(decoder, Int32(scaleDenominator), Int32(channels), &width, &height) == 0 else {
             throw .corrupt(String(cString: atl_jpeg_message(decoder)))
         }
-        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * channels)
-        let status = pixels.withUnsafeMutableBufferPointer { atl_jpeg_read(decoder, $0.baseAddress!) }
+        // Not zeroed first: libjpeg writes every sample (a truncated file's missing rows are
+        // filled by its source manager), and on failure the buffer is dropped.
+        var status: Int32 = 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * channels) { buffer, initialized in
+            status = atl_jpeg_read(decoder, buffer.baseAddress!)
+            initialized = buffer.count
+        }
         guard status == 0 else { throw .corrupt(String(cString: atl_jpeg_message(decoder))) }
         return Image(width: Int(width), height: Int(height), channels: channels, pixels: pixels)
     }

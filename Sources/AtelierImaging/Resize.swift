@@ -3,7 +3,7 @@ import Foundation
 
 /// Resampling filters for `Image.resized` (Pillow's; `Image.resampled(_:width:height:)` averages
 /// areas exactly instead).
-public enum ResampleFilter: Sendable {
+public enum ResampleFilter: Sendable, Hashable {
     /// The mean of the source pixels whose centres each output pixel covers: exact area
     /// averaging at whole-number ratios.
     case box
@@ -49,7 +49,7 @@ extension Image {
             current = current.resampledHorizontally(to: newWidth, filter: filter)
         }
         if newHeight != height {
-            current = current.transposed().resampledHorizontally(to: newHeight, filter: filter).transposed()
+            current = current.resampledVertically(to: newHeight, filter: filter)
         }
         return current
     }
@@ -63,37 +63,11 @@ extension Image {
                        height: max(1, Int((Double(height) * scale).rounded())), filter: filter)
     }
 
-    /// Rows and columns swapped (used to run the vertical pass as a horizontal one, which
-    /// keeps the inner loop on contiguous memory).
-    func transposed() -> Image {
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        let (w, h, c) = (width, height, channels)
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                // Tiles keep both reads and writes in cache.
-                let tile = 32
-                for y0 in stride(from: 0, to: h, by: tile) {
-                    for x0 in stride(from: 0, to: w, by: tile) {
-                        for y in y0 ..< min(y0 + tile, h) {
-                            for x in x0 ..< min(x0 + tile, w) {
-                                let s = (y &* w &+ x) &* c, d = (x &* h &+ y) &* c
-                                for k in 0 ..< c { dst[d &+ k] = src[s &+ k] }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return Image(width: height, height: width, channels: channels, pixels: out)
-    }
-
     private func resampledHorizontally(to newWidth: Int, filter: ResampleFilter) -> Image {
-        let kernel = ResampleKernel(inputSize: width, outputSize: newWidth, filter: filter)
-        let fixedPoint = kernel.fixedPointWeights()
-        var out = [UInt8](repeating: 0, count: newWidth * height * channels)
+        let (kernel, fixedPoint) = ResampleKernel.shared(inputSize: width, outputSize: newWidth, filter: filter)
         let (c, w, h) = (channels, width, height)
-        pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
+        let out = [UInt8](unsafeUninitializedCapacity: newWidth * h * c) { target, initialized in
+            pixels.withUnsafeBufferPointer { source in
                 fixedPoint.withUnsafeBufferPointer { weightBuffer in
                     kernel.starts.withUnsafeBufferPointer { startBuffer in
                         kernel.counts.withUnsafeBufferPointer { countBuffer in
@@ -101,17 +75,84 @@ extension Image {
                                                    weights: SharedBuffer(buffer: weightBuffer), starts: SharedBuffer(buffer: startBuffer),
                                                    counts: SharedBuffer(buffer: countBuffer), stride: kernel.stride,
                                                    inputWidth: w, outputWidth: newWidth, channels: c)
-                            // Small images are not worth waking the other core for.
-                            let bands = w * h < 65_536 ? 1 : min(h, 16)
-                            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                                for y in stride(from: band, to: h, by: bands) { job.row(y) }
-                            }
+                            Self.forEachBand(rows: h, work: w * h) { y in job.row(y) }
                         }
                     }
                 }
             }
+            initialized = newWidth * h * c
         }
         return Image(width: newWidth, height: height, channels: channels, pixels: out)
+    }
+
+    /// The vertical pass, row by row: each output row is a weighted sum of whole input rows, so
+    /// the inner loop runs over contiguous samples and the compiler vectorises it. The sums and
+    /// their rounding are those of the horizontal pass (Pillow's `ImagingResampleVertical`).
+    private func resampledVertically(to newHeight: Int, filter: ResampleFilter) -> Image {
+        let (kernel, fixedPoint) = ResampleKernel.shared(inputSize: height, outputSize: newHeight, filter: filter)
+        let rowLength = width * channels
+        let out = [UInt8](unsafeUninitializedCapacity: newHeight * rowLength) { target, initialized in
+            pixels.withUnsafeBufferPointer { source in
+                fixedPoint.withUnsafeBufferPointer { weightBuffer in
+                    let job = ResampleColumns(source: SharedBuffer(buffer: source), target: SharedPointer(base: target.baseAddress!),
+                                              weights: SharedBuffer(buffer: weightBuffer), starts: kernel.starts, counts: kernel.counts,
+                                              stride: kernel.stride, rowLength: rowLength)
+                    Self.forEachBand(rows: newHeight, work: width * height) { y in job.row(y) }
+                }
+            }
+            initialized = newHeight * rowLength
+        }
+        return Image(width: width, height: newHeight, channels: channels, pixels: out)
+    }
+
+    /// Calls `body` for each of `rows`, spread over the cores in interleaved bands when the image
+    /// (`work` pixels) is large enough to be worth waking the other core for.
+    private static func forEachBand(rows: Int, work: Int, _ body: (Int) -> Void) {
+        let bands = work < 65_536 ? 1 : min(rows, 16)
+        if bands == 1 {
+            for y in 0 ..< rows { body(y) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let shared = SharedClosure(body: body)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                for y in Swift.stride(from: band, to: rows, by: bands) { shared.body(y) }
+            }
+        }
+    }
+}
+
+/// A row closure handed to the workers of `forEachBand` (each calls it on rows of its own).
+private struct SharedClosure: @unchecked Sendable {
+    let body: (Int) -> Void
+}
+
+/// One vertical resampling pass: output row `y` is the weighted sum of input rows
+/// `starts[y] ..< starts[y] + counts[y]`, accumulated across the whole row at once.
+private struct ResampleColumns: Sendable {
+    let source: SharedBuffer<UInt8>
+    let target: SharedPointer<UInt8>
+    let weights: SharedBuffer<Int32>
+    let starts: [Int]
+    let counts: [Int]
+    let stride: Int
+    let rowLength: Int
+
+    func row(_ y: Int) {
+        let n = rowLength
+        let half = Int32(1) << (ResampleKernel.precisionBits - 1)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: n) { sums in
+            let acc = sums.baseAddress!
+            for x in 0 ..< n { acc[x] = half }
+            let w = weights.buffer.baseAddress! + y &* stride
+            for i in 0 ..< counts[y] {
+                let weight = w[i]
+                let src = source.buffer.baseAddress! + (starts[y] &+ i) &* n
+                for x in 0 ..< n { acc[x] &+= Int32(src[x]) &* weight }
+            }
+            let dst = target.base + y &* n
+            for x in 0 ..< n { dst[x] = ResampleKernel.clip(acc[x]) }
+        }
     }
 }
 
@@ -233,6 +274,21 @@ struct ResampleKernel: Sendable {
         }
     }
 
+    /// The kernel and its fixed-point weights for one pass, worked out once per size and filter:
+    /// an import of photos from one camera resizes every photo between the same sizes, and the
+    /// weights (two sines a tap) cost as much as a small image's resize.
+    static func shared(inputSize: Int, outputSize: Int, filter: ResampleFilter) -> (ResampleKernel, [Int32]) {
+        let key = KernelCache.Key(inputSize: inputSize, outputSize: outputSize, filter: filter)
+        if let found = KernelCache.shared.lock.withLock({ KernelCache.shared.entries[key] }) { return found }
+        let kernel = ResampleKernel(inputSize: inputSize, outputSize: outputSize, filter: filter)
+        let made = (kernel, kernel.fixedPointWeights())
+        KernelCache.shared.lock.withLock {
+            if KernelCache.shared.entries.count >= KernelCache.capacity { KernelCache.shared.entries.removeAll(keepingCapacity: true) }
+            KernelCache.shared.entries[key] = made
+        }
+        return made
+    }
+
     /// The weights in fixed point with `precisionBits` fractional bits, rounded half away from
     /// zero as Pillow rounds them.
     func fixedPointWeights() -> [Int32] {
@@ -245,4 +301,19 @@ struct ResampleKernel: Sendable {
         let value = accumulator >> precisionBits
         return value < 0 ? 0 : (value > 255 ? 255 : UInt8(truncatingIfNeeded: value))
     }
+}
+
+/// The kernels `ResampleKernel.shared` has made, emptied when full (a batch of photos needs a
+/// handful of sizes).
+private final class KernelCache: @unchecked Sendable {
+    struct Key: Hashable {
+        var inputSize: Int
+        var outputSize: Int
+        var filter: ResampleFilter
+    }
+
+    static let shared = KernelCache()
+    static let capacity = 64
+    let lock = NSLock()
+    var entries: [Key: (ResampleKernel, [Int32])] = [:]
 }

@@ -209,8 +209,6 @@ struct PhotoImport {
         return ISODate.normalizeInstant(exifDateTime + String(format: "%@%02d:%02d", sign, abs(offset) / 3600, abs(offset) / 60 % 60))
     }
 
-    /// The whole file, or an error saying why it cannot be read (without the path, which the
-    /// caller puts first). A FIFO or device is refused without blocking (`RegularFile`).
     /// The queue of photos, their outcomes and the progress bar, shared by the workers.
     private final class SharedWork: @unchecked Sendable {
         private let lock = NSLock()
