@@ -9,6 +9,8 @@ public enum Palette {
     public static let text = "#1a1a1a"
     public static let grid = "#d9d9d9"
     public static let axis = "#4d4d4d"
+    /// The grey of a donut's folded slice ("31 more"), lighter than any palette colour.
+    public static let rest = "#c8c8c8"
 
     /// The colour of the `index`th slice: the palette in turn, then greys.
     public static func colour(_ index: Int) -> String {

@@ -125,38 +125,63 @@ public struct SVGChart: Sendable {
 
     // MARK: donut
 
+    /// The donut's slices: the largest first, clockwise from twelve o'clock, each in a colour of
+    /// its own. When there are more groups than the palette has colours, the smallest are one
+    /// grey slice ("31 more"), which names them in `data-others`: forty slices in eight colours and
+    /// greys cannot be told apart, and the legend could not list them.
+    struct DonutSlice: Equatable {
+        var label: String
+        var value: Double
+        /// The groups folded into this slice (empty for a group of its own).
+        var others: [String] = []
+    }
+
+    static func donutSlices(_ points: [ChartPoint]) -> [DonutSlice] {
+        let indexed: [(offset: Int, point: ChartPoint)] = points.enumerated().map { ($0.offset, $0.element) }
+        let ordered: [ChartPoint] = indexed.sorted { a, b in
+            a.point.value != b.point.value ? a.point.value > b.point.value : a.offset < b.offset
+        }.map { $0.point }
+        let limit = Palette.colours.count
+        guard ordered.count > limit else { return ordered.map { DonutSlice(label: $0.label, value: $0.value) } }
+        let kept = ordered.prefix(limit - 1).map { DonutSlice(label: $0.label, value: $0.value) }
+        let rest = ordered.dropFirst(limit - 1)
+        let folded = DonutSlice(label: "\(rest.count) more", value: rest.reduce(0.0) { $0 + $1.value }, others: rest.map { $0.label })
+        return kept + [folded]
+    }
+
     private func drawDonut(_ svg: inout SVGWriter) throws(ChartError) {
         let total = data.points.reduce(0) { $0 + $1.value }
         guard total > 0 else { throw .unsuitable("every \"\(data.field)\" is 0: a donut has no shares to draw") }
+        let slices = Self.donutSlices(data.points)
+        let colours = slices.enumerated().map { $0.element.others.isEmpty ? Palette.colour($0.offset) : Palette.rest }
         let top = 60.0
         let plotH = Double(height) - top - 20
         let r = min(plotH, Double(width) * 0.55) / 2, inner = r * 0.56
         let cx = 24 + r, cy = top + plotH / 2
         var angle = -Double.pi / 2
         svg.open("g", ["class": "slices"])
-        for (i, point) in data.points.enumerated() {
-            let share = point.value / total
-            let sweep = share * 2 * .pi
-            if point.value > 0 {
-                svg.slice(cx: cx, cy: cy, r: r, inner: inner, from: angle, sweep: sweep, fill: Palette.colour(i), label: point.label, value: point.value)
+        for (i, slice) in slices.enumerated() {
+            let sweep = slice.value / total * 2 * .pi
+            if slice.value > 0 {
+                svg.slice(cx: cx, cy: cy, r: r, inner: inner, from: angle, sweep: sweep, fill: colours[i], label: slice.label, value: slice.value, others: slice.others)
             }
             angle += sweep
         }
         svg.close("g")
         svg.text(ChartNumber.format(total), x: cx, y: cy + 2, size: 22, anchor: "middle", className: "total", bold: true)
         svg.text(data.axisTitle, x: cx, y: cy + 22, size: 13, anchor: "middle", className: "axis-title")
-        // Legend: a swatch, the label, the value and the share.
+        // Legend: a swatch, the label, the value and the share, in the slices' order.
         let legendX = cx + r + 36
-        let rows = min(data.points.count, Int((plotH - 8) / 22))
+        let rows = min(slices.count, Int((plotH - 8) / 22))
         svg.open("g", ["class": "legend"])
-        for (i, point) in data.points.prefix(rows).enumerated() {
+        for (i, slice) in slices.prefix(rows).enumerated() {
             let ly = top + 16 + Double(i) * 22
-            svg.rect(x: legendX, y: ly - 11, width: 14, height: 14, fill: Palette.colour(i), className: "swatch", label: point.label, value: point.value)
-            let percent = ChartNumber.format(point.value / total * 100, decimals: 1)
-            svg.text("\(Self.short(point.label, 28))  \(ChartNumber.format(point.value)) (\(percent) %)", x: legendX + 22, y: ly + 1, size: 13, anchor: "start", className: "label")
+            svg.rect(x: legendX, y: ly - 11, width: 14, height: 14, fill: colours[i], className: "swatch", label: slice.label, value: slice.value)
+            let percent = ChartNumber.format(slice.value / total * 100, decimals: 1)
+            svg.text("\(Self.short(slice.label, 28))  \(ChartNumber.format(slice.value)) (\(percent) %)", x: legendX + 22, y: ly + 1, size: 13, anchor: "start", className: "label")
         }
-        if rows < data.points.count {
-            svg.text("and \(data.points.count - rows) more", x: legendX + 22, y: top + 16 + Double(rows) * 22, size: 12, anchor: "start", className: "label")
+        if rows < slices.count {
+            svg.text("and \(slices.count - rows) more", x: legendX + 22, y: top + 16 + Double(rows) * 22, size: 12, anchor: "start", className: "label")
         }
         svg.close("g")
     }

@@ -1,3 +1,4 @@
+import AtelierRecords
 import Foundation
 
 /// Writes the SVG markup of a chart: the document with its title and description, and the few
@@ -57,9 +58,14 @@ struct SVGWriter {
     }
 
     /// One ring segment from angle `from` (radians, clockwise from +x) through `sweep`.
-    mutating func slice(cx: Double, cy: Double, r: Double, inner: Double, from: Double, sweep: Double, fill: String, label: String, value: Double) {
-        let attributes = "class=\"slice\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"1.5\" data-label=\"\(Self.escape(label))\" data-value=\"\(ChartNumber.format(value))\""
-        let tip = "<title>\(Self.escape(label)): \(ChartNumber.format(value))</title>"
+    /// A donut slice; `others` names the groups a folded slice stands for (`data-others`, a
+    /// JSON array, and its tooltip).
+    mutating func slice(cx: Double, cy: Double, r: Double, inner: Double, from: Double, sweep: Double, fill: String, label: String, value: Double,
+                        others: [String] = []) {
+        var attributes = "class=\"slice\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"1.5\" data-label=\"\(Self.escape(label))\" data-value=\"\(ChartNumber.format(value))\""
+        if !others.isEmpty { attributes += " data-others=\"\(Self.escape(JSONWriter.string(.array(others.map { .string($0) }))))\"" }
+        let named = others.isEmpty ? "" : " (\(others.joined(separator: ", ")))"
+        let tip = "<title>\(Self.escape(label)): \(ChartNumber.format(value))\(Self.escape(named))</title>"
         if sweep >= 2 * .pi - 1e-9 {
             // A whole ring: two circles, since one arc cannot close on itself.
             out += "<path \(attributes) fill-rule=\"evenodd\" d=\"M \(Self.n(cx + r)) \(Self.n(cy)) A \(Self.n(r)) \(Self.n(r)) 0 1 1 \(Self.n(cx - r)) \(Self.n(cy)) A \(Self.n(r)) \(Self.n(r)) 0 1 1 \(Self.n(cx + r)) \(Self.n(cy)) Z M \(Self.n(cx + inner)) \(Self.n(cy)) A \(Self.n(inner)) \(Self.n(inner)) 0 1 0 \(Self.n(cx - inner)) \(Self.n(cy)) A \(Self.n(inner)) \(Self.n(inner)) 0 1 0 \(Self.n(cx + inner)) \(Self.n(cy)) Z\">\(tip)</path>\n"

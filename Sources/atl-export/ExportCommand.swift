@@ -31,7 +31,8 @@ public struct ExportCommand: ParsableCommand {
             in its files, so '| atl-import' records it; other records pass through.
 
             The chart formats draw the stats records of 'atl-query stats' as one chart: bars of \
-            each group (--by category, brand, season, …), a donut of their shares, a line over \
+            each group (--by category, brand, season, …), a donut of their shares (the seven \
+            largest, the rest as one "N more" slice), a line over \
             time (--by month, weekday) or a ranking of garments, each bar in the garment's own \
             colour (--by garment). --value picks the field (garments, wears, value, costPerWear, \
             spent, …; money in the currency with the largest total), --chart the kind, --title, \

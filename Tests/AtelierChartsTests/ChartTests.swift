@@ -61,3 +61,34 @@ final class AtelierChartsTests: XCTestCase {
         XCTAssertThrowsError(try PNGRenderer.png(svg: "<svg", width: 10, height: 10))
     }
 }
+
+/// The donut's slices: largest first, and past the palette's eight colours the smallest folded
+/// into one slice that names them.
+final class DonutSliceTests: XCTestCase {
+    func testLargestFirstWithTiesInTheOrderGiven() {
+        let points = [("a", 1.0), ("b", 5.0), ("c", 3.0), ("d", 5.0)].map { ChartPoint(label: $0.0, value: $0.1) }
+        XCTAssertEqual(SVGChart.donutSlices(points).map(\.label), ["b", "d", "c", "a"])
+        XCTAssertTrue(SVGChart.donutSlices(points).allSatisfy { $0.others.isEmpty })
+    }
+
+    func testEightGroupsKeepTheirColoursAndNineFold() {
+        let eight = (1 ... 8).map { ChartPoint(label: "g\($0)", value: Double($0)) }
+        XCTAssertEqual(SVGChart.donutSlices(eight).count, 8)
+        XCTAssertTrue(SVGChart.donutSlices(eight).allSatisfy { $0.others.isEmpty })
+        let forty = (1 ... 40).map { ChartPoint(label: "g\($0)", value: Double($0)) }
+        let slices = SVGChart.donutSlices(forty)
+        XCTAssertEqual(slices.count, 8)
+        XCTAssertEqual(slices.prefix(7).map(\.label), (34 ... 40).reversed().map { "g\($0)" })
+        XCTAssertEqual(slices[7].label, "33 more")
+        XCTAssertEqual(slices[7].value, Double((1 ... 33).reduce(0, +)))
+        XCTAssertEqual(Set(slices[7].others), Set((1 ... 33).map { "g\($0)" }))
+    }
+
+    func testTheSVGNamesTheFoldedGroups() throws {
+        let points = (1 ... 12).map { ChartPoint(label: "brand <\($0)>", value: Double($0)) }
+        let svg = try SVGChart(kind: .donut, data: ChartData(points: points, field: "value", dimension: "brand"), title: "Shares").render()
+        XCTAssertEqual(svg.components(separatedBy: "class=\"slice\"").count - 1, 8)
+        XCTAssertTrue(svg.contains("data-label=\"5 more\" data-value=\"15\""), svg)
+        XCTAssertTrue(svg.contains("data-others=\"[&quot;brand &lt;5&gt;&quot;,"), svg)
+    }
+}

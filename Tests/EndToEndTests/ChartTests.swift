@@ -15,6 +15,7 @@ final class ChartTests: XCTestCase {
             ("--by category", "", "garments", "bars"),
             ("--by brand", "--value value", "value", "bars"),
             ("--by category", "--chart donut --value wears", "wears", "donut"),
+            ("--by brand", "--chart donut --value value", "value", "donut"),  // more brands than colours: folded
             ("--by season", "--chart donut", "garments", "donut"),
             ("--by month --since 1y", "", "wears", "line"),
             ("--by weekday --since 90d", "--chart line", "wears", "line"),

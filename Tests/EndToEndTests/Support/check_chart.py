@@ -52,11 +52,25 @@ def check_svg(path, stats_path, field, kind):
     currency = max(sums, key=lambda c: (sums[c], c)) if sums else None
     expected = {str(r["group"]): number(r.get(field), currency) for r in groups}
     marks = [e for e in root.iter() if e.get("class") in ("bar", "point", "slice")]
+    # A donut's folded slice ("32 more") stands for the groups its data-others lists.
+    folded = [e for e in marks if e.get("data-others")]
+    marks = [e for e in marks if not e.get("data-others")]
     got = {e.get("data-label"): float(e.get("data-value")) for e in marks}
     shown = set(got)
     for label, value in expected.items():
         if label in shown and abs(got[label] - value) > 0.005:
             fail(f"{label}: the chart says {got[label]}, the stats {value}")
+    others = [label for e in folded for label in json.loads(e.get("data-others"))]
+    if folded and (kind != "donut" or len(folded) != 1 or len(marks) != 7):
+        fail(f"{len(folded)} folded slices beside {len(marks)} others: a donut folds only past eight groups, into one")
+    for e in folded:
+        if abs(float(e.get("data-value")) - sum(expected.get(label, 0) for label in others)) > 0.01:
+            fail("the folded slice is not the sum of the groups it names")
+        if sorted(got.values(), reverse=True)[-1] < max(expected.get(label, 0) for label in others):
+            fail("a folded group is larger than a slice of its own")
+    if set(others) & shown:
+        fail("a group is both folded and drawn on its own")
+    shown |= set(others)
     if kind != "ranking" and kind != "line" and shown != set(expected):
         fail(f"groups differ: chart {sorted(shown)} stats {sorted(expected)}")
     if kind == "ranking" and len(shown) != min(30, len(expected)):
@@ -66,7 +80,10 @@ def check_svg(path, stats_path, field, kind):
         if sorted(got.values(), reverse=True) != sorted(largest, reverse=True):
             fail("the ranking does not show the largest values")
     if kind == "donut":
-        total = sum(got.values())
+        order = [float(e.get("data-value")) for e in marks]
+        if order != sorted(order, reverse=True):
+            fail("the slices are not largest first")
+        total = sum(got.values()) + sum(float(e.get("data-value")) for e in folded)
         if abs(total - sum(expected.values())) > 0.01:
             fail("the slices do not add up to the whole")
         return
