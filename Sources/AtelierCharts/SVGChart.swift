@@ -43,6 +43,10 @@ public struct SVGChart: Sendable {
         return svg.finish()
     }
 
+    /// Where the plot starts: below the title, or near the top when a page's own heading stands
+    /// in for it (no empty band between the heading and the chart).
+    var plotTop: Double { drawsTitle ? 60 : 24 }
+
     /// "wears by category: top 78, bottom 50, …", for screen readers (`<desc>`).
     var description: String {
         let shown = data.points.prefix(12).map { "\($0.label) \(ChartNumber.format($0.value))" }.joined(separator: ", ")
@@ -55,7 +59,7 @@ public struct SVGChart: Sendable {
         let points = data.points
         let longest = points.map(\.label.count).max() ?? 0
         let slanted = points.count > 8 || longest > 10
-        let left = 76.0, right = 24.0, top = 60.0
+        let left = 76.0, right = 24.0, top = plotTop
         let bottom = slanted ? min(150, 36 + Double(min(longest, 22)) * 5.2) : 56
         let plotW = Double(width) - left - right, plotH = Double(height) - top - bottom
         let axis = ValueAxis(largest: points.map(\.value).max() ?? 0)
@@ -102,7 +106,7 @@ public struct SVGChart: Sendable {
         let sorted = data.points.enumerated().sorted { $0.element.value != $1.element.value ? $0.element.value > $1.element.value : $0.offset < $1.offset }
             .map(\.element).prefix(Self.rankingLimit)
         let longest = sorted.map(\.label.count).max() ?? 0
-        let left = min(Double(width) * 0.38, 16 + Double(min(longest, 32)) * 7.2), right = 64.0, top = 60.0, bottom = 52.0
+        let left = min(Double(width) * 0.38, 16 + Double(min(longest, 32)) * 7.2), right = 64.0, top = plotTop, bottom = 52.0
         let plotW = Double(width) - left - right, plotH = Double(height) - top - bottom
         let axis = ValueAxis(largest: sorted.first?.value ?? 0)
         let x = { (v: Double) in left + v / axis.maximum * plotW }
@@ -154,7 +158,7 @@ public struct SVGChart: Sendable {
         guard total > 0 else { throw .unsuitable("every \"\(data.field)\" is 0: a donut has no shares to draw") }
         let slices = Self.donutSlices(data.points)
         let colours = slices.enumerated().map { $0.element.others.isEmpty ? Palette.colour($0.offset) : Palette.rest }
-        let top = 60.0
+        let top = plotTop
         let plotH = Double(height) - top - 20
         let r = min(plotH, Double(width) * 0.55) / 2, inner = r * 0.56
         let cx = 24 + r, cy = top + plotH / 2
