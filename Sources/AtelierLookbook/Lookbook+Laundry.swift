@@ -19,7 +19,7 @@ extension Lookbook {
         func load(_ record: JSONObject) -> String {
             let symbols = (record["symbols"]?.array ?? []).compactMap(\.string)
             let warnings = (record["warnings"]?.array ?? []).compactMap { $0.object?["message"]?.string }
-            var parts = ["<h3>\(HTML.escape(record["bin"]?.string ?? "load")): \(HTML.escape(record["program"]?.string ?? "?"))\(record["temperature"]?.number.map { ", \(ChartNumber.format($0)) °C" } ?? "") <small>(\(HTML.escape(record["status"]?.string ?? "planned")))</small></h3>"]
+            var parts = ["<h3>\(HTML.escape(Wording.spoken(record["bin"]?.string ?? "load"))): \(HTML.escape(Wording.spoken(record["program"]?.string ?? "?")))\(record["temperature"]?.number.map { ", \(ChartNumber.format($0)) °C" } ?? "") <small>(\(HTML.escape(record["status"]?.string ?? "planned")))</small></h3>"]
             parts.append("<p>\(garmentLinks((record["garments"]?.array ?? []).compactMap(\.string)))</p>")
             if !symbols.isEmpty {
                 parts.append("<ul class=\"care\">" + symbols.map { "<li>\(CareIcon.svg($0))<span>\(HTML.escape(CareSymbol.named($0)?.meaning ?? $0))</span></li>" }.joined() + "</ul>")

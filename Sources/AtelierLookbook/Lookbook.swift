@@ -97,7 +97,7 @@ public struct Lookbook {
             """)
         }
         func select(_ key: String, _ label: String) -> String {
-            let options = values[key]!.sorted().map { "<option value=\"\(HTML.escape($0))\">\(HTML.escape($0))</option>" }.joined()
+            let options = values[key]!.sorted().map { "<option value=\"\(HTML.escape($0))\">\(HTML.escape(Wording.spoken($0)))</option>" }.joined()
             return "<label>\(label)<select name=\"\(key)\"><option value=\"\">any</option>\(options)</select></label>"
         }
         let body = """
@@ -172,16 +172,16 @@ public struct Lookbook {
         }
         var facts: [(String, String)] = []
         func fact(_ label: String, _ value: String?) { if let value, !value.isEmpty { facts.append((label, value)) } }
-        fact("Category", [garment["category"]?.string, garment["subcategory"]?.string].compactMap { $0 }.map(HTML.escape).joined(separator: " · "))
+        fact("Category", [garment["category"]?.string, garment["subcategory"]?.string].compactMap { $0 }.map { HTML.escape(Wording.spoken($0)) }.joined(separator: " · "))
         fact("Brand", garment["brand"]?.string.map(HTML.escape))
         if let hex = garment["color"]?.string, GarmentColour(hex: hex) != nil {
             fact("Colour", "<span class=\"colour\" style=\"background: \(HTML.escape(hex))\"></span> \(HTML.escape(garment["colorName"]?.string ?? hex))")
         }
         fact("Seasons", (garment["seasons"]?.array ?? []).compactMap(\.string).map(HTML.escape).joined(separator: ", "))
-        fact("Style", garment["style"]?.string.map(HTML.escape))
-        fact("State", HTML.escape(garment["state"]?.string ?? "available") + (garment["readyToWash"]?.bool == true ? " (wants washing)" : ""))
+        fact("Style", garment["style"]?.string.map { HTML.escape(Wording.spoken($0)) })
+        fact("State", HTML.escape(Wording.spoken(garment["state"]?.string ?? "available")) + (garment["readyToWash"]?.bool == true ? " (wants washing)" : ""))
         fact("Composition", (garment["composition"]?.array ?? []).compactMap { $0.object }.map { part in
-            "\(ChartNumber.format(part["percent"]?.number ?? 100))% \(HTML.escape(part["fabric"]?.string ?? "?"))"
+            "\(ChartNumber.format(part["percent"]?.number ?? 100))% \(HTML.escape(Wording.spoken(part["fabric"]?.string ?? "?")))"
         }.joined(separator: ", "))
         let price = garment["price"]?.object
         if let amount = price?["amount"]?.number {
@@ -197,7 +197,7 @@ public struct Lookbook {
         if let load = data.laundry.first(where: { load in
             (load["garments"]?.array ?? []).contains(.string(id)) && !["done", "cancelled"].contains(load["status"]?.string ?? "")
         }) {
-            fact("Laundry", "in the \(HTML.escape(load["bin"]?.string ?? "?")) load, \(HTML.escape(load["status"]?.string ?? "planned"))")
+            fact("Laundry", "in the \(HTML.escape(Wording.spoken(load["bin"]?.string ?? "?"))) load, \(HTML.escape(load["status"]?.string ?? "planned"))")
         }
         let care = (garment["care"]?.array ?? []).compactMap(\.string).map { code in
             "<li>\(CareIcon.svg(code))<span>\(HTML.escape(CareSymbol.named(code)?.meaning ?? code))</span></li>"

@@ -35,6 +35,15 @@ final class LookbookTests: XCTestCase {
         let loads = try sh.run("atl-query laundry-plan | jq -c 'select(.type == \"laundry\")' | wc -l").out.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(laundry.components(separatedBy: "<article class=\"load\">").count - 1, Int(loads)! + Int(try sh.run("atl-query laundry --where status!=done --where status!=cancelled | wc -l").out.trimmingCharacters(in: .whitespacesAndNewlines))!)
         XCTAssertTrue(try String(contentsOfFile: sh.dir + "/site/photos.html", encoding: .utf8).contains("<h2>2 photos alike</h2>"))
+        // The catalog's identifiers are written as words where people read them, and kept where
+        // programs do (the filters' values).
+        let tee = try sh.run("atl-query garments --where 'name=Black Crew T-Shirt' --fields id | jq -r .id").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let teePage = try String(contentsOfFile: sh.dir + "/site/garments/\(tee).html", encoding: .utf8)
+        XCTAssertTrue(teePage.contains("top · t-shirt") && teePage.contains("100% organic cotton"), teePage)
+        XCTAssertFalse(teePage.contains("tShirt") || teePage.contains("organicCotton"), teePage)
+        let index = try String(contentsOfFile: sh.dir + "/site/index.html", encoding: .utf8)
+        XCTAssertTrue(index.contains("<option value=\"onePiece\">one piece</option>"), index)
+        XCTAssertTrue(laundry.contains("darks delicate: synthetics") || !laundry.contains("darksDelicate"), laundry)
         // The same catalog again: nothing rewritten.
         let second = try sh.run("atl-export --format html -o site")
         XCTAssertTrue(second.err.contains(" 0 files written"), second.err)
