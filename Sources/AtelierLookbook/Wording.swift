@@ -3,7 +3,11 @@
 /// words ("t-shirt", "organic cotton", "to wash", "wool and cashmere"). Attributes and links keep
 /// the identifiers; only the text shown changes.
 enum Wording {
+    /// The identifier as words; anything that is not a camelCase identifier (a word someone
+    /// typed, "MA-1 Jacket", "bouclé") is returned as given.
     static func spoken(_ identifier: String) -> String {
+        guard let first = identifier.first, first.isLowercase, identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+              identifier.contains(where: \.isUppercase) else { return identifier }
         var words: [String] = []
         var current = ""
         let characters = Array(identifier)
