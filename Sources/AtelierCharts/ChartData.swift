@@ -7,11 +7,14 @@ public struct ChartPoint: Sendable, Equatable {
     public var label: String
     public var value: Double
     public var colour: String?
+    /// The label as the chart writes it for people (`data-label` keeps `label`).
+    public var shown: String
 
-    public init(label: String, value: Double, colour: String? = nil) {
+    public init(label: String, value: Double, colour: String? = nil, shown: String? = nil) {
         self.label = label
         self.value = value
         self.colour = colour
+        self.shown = shown ?? label
     }
 }
 
@@ -49,6 +52,10 @@ public struct ChartData: Sendable, Equatable {
 
     /// The field a grouping is charted by when none is asked for: garments per group, wears
     /// over time, cost per wear per garment.
+    /// Groupings whose labels are the catalog's words (`onePiece`), written as words on the
+    /// chart; brands, garments' names and dates are shown as they are.
+    static let vocabularyDimensions: Set<String> = ["category", "subcategory", "season", "style", "state", "fabric", "color"]
+
     public static func defaultField(for dimension: String) -> String {
         switch dimension {
         case "month", "weekday": return "wears"
@@ -104,7 +111,8 @@ public struct ChartData: Sendable, Equatable {
             case nil: value = 0
             }
             guard value.isFinite else { throw .notANumber(field, label) }
-            points.append(ChartPoint(label: label, value: value, colour: record["color"]?.string))
+            points.append(ChartPoint(label: label, value: value, colour: record["color"]?.string,
+                                     shown: Self.vocabularyDimensions.contains(dimension) ? Wording.spoken(label) : label))
         }
         if dimension == "month" { points = fillingMonths(points) }
         var data = ChartData(points: points, field: field, currency: currency, dimension: dimension)

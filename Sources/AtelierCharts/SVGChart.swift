@@ -49,7 +49,7 @@ public struct SVGChart: Sendable {
 
     /// "wears by category: top 78, bottom 50, …", for screen readers (`<desc>`).
     var description: String {
-        let shown = data.points.prefix(12).map { "\($0.label) \(ChartNumber.format($0.value))" }.joined(separator: ", ")
+        let shown = data.points.prefix(12).map { "\($0.shown) \(ChartNumber.format($0.value))" }.joined(separator: ", ")
         return "\(data.axisTitle) by \(data.dimension): \(shown)\(data.points.count > 12 ? ", …" : "")"
     }
 
@@ -57,7 +57,7 @@ public struct SVGChart: Sendable {
 
     private func drawColumns(_ svg: inout SVGWriter, line: Bool) {
         let points = data.points
-        let longest = points.map(\.label.count).max() ?? 0
+        let longest = points.map(\.shown.count).max() ?? 0
         let slanted = points.count > 8 || longest > 10
         let left = 76.0, right = 24.0, top = plotTop
         let bottom = slanted ? min(150, 36 + Double(min(longest, 22)) * 5.2) : 56
@@ -85,10 +85,10 @@ public struct SVGChart: Sendable {
             }
             guard i % every == 0 else { continue }
             if slanted {
-                svg.text(Self.short(point.label, 22), x: cx, y: top + plotH + 16, size: 12, anchor: "end", className: "label",
+                svg.text(Self.short(point.shown, 22), x: cx, y: top + plotH + 16, size: 12, anchor: "end", className: "label",
                          transform: "rotate(-40 \(SVGWriter.n(cx)) \(SVGWriter.n(top + plotH + 16)))")
             } else {
-                svg.text(point.label, x: cx, y: top + plotH + 22, size: 13, anchor: "middle", className: "label")
+                svg.text(point.shown, x: cx, y: top + plotH + 22, size: 13, anchor: "middle", className: "label")
             }
         }
         if line {
@@ -105,7 +105,7 @@ public struct SVGChart: Sendable {
     private func drawRanking(_ svg: inout SVGWriter) {
         let sorted = data.points.enumerated().sorted { $0.element.value != $1.element.value ? $0.element.value > $1.element.value : $0.offset < $1.offset }
             .map(\.element).prefix(Self.rankingLimit)
-        let longest = sorted.map(\.label.count).max() ?? 0
+        let longest = sorted.map(\.shown.count).max() ?? 0
         let left = min(Double(width) * 0.38, 16 + Double(min(longest, 32)) * 7.2), right = 64.0, top = plotTop, bottom = 52.0
         let plotW = Double(width) - left - right, plotH = Double(height) - top - bottom
         let axis = ValueAxis(largest: sorted.first?.value ?? 0)
@@ -121,7 +121,7 @@ public struct SVGChart: Sendable {
             let fill = point.colour.flatMap(Self.hexColour) ?? Palette.series
             svg.rect(x: left, y: cy - barH / 2, width: x(point.value) - left, height: barH, fill: fill, className: "bar",
                      label: point.label, value: point.value, stroke: Palette.axis)
-            svg.text(Self.short(point.label, 32), x: left - 8, y: cy + 4, size: 12, anchor: "end", className: "label")
+            svg.text(Self.short(point.shown, 32), x: left - 8, y: cy + 4, size: 12, anchor: "end", className: "label")
             svg.text(ChartNumber.format(point.value), x: x(point.value) + 6, y: cy + 4, size: 12, anchor: "start", className: "value")
         }
         svg.close("g")
@@ -136,6 +136,8 @@ public struct SVGChart: Sendable {
     struct DonutSlice: Equatable {
         var label: String
         var value: Double
+        /// The label as the legend writes it.
+        var shown: String
         /// The groups folded into this slice (empty for a group of its own).
         var others: [String] = []
     }
@@ -146,10 +148,10 @@ public struct SVGChart: Sendable {
             a.point.value != b.point.value ? a.point.value > b.point.value : a.offset < b.offset
         }.map { $0.point }
         let limit = Palette.colours.count
-        guard ordered.count > limit else { return ordered.map { DonutSlice(label: $0.label, value: $0.value) } }
-        let kept = ordered.prefix(limit - 1).map { DonutSlice(label: $0.label, value: $0.value) }
+        guard ordered.count > limit else { return ordered.map { DonutSlice(label: $0.label, value: $0.value, shown: $0.shown) } }
+        let kept = ordered.prefix(limit - 1).map { DonutSlice(label: $0.label, value: $0.value, shown: $0.shown) }
         let rest = ordered.dropFirst(limit - 1)
-        let folded = DonutSlice(label: "\(rest.count) more", value: rest.reduce(0.0) { $0 + $1.value }, others: rest.map { $0.label })
+        let folded = DonutSlice(label: "\(rest.count) more", value: rest.reduce(0.0) { $0 + $1.value }, shown: "\(rest.count) more", others: rest.map { $0.label })
         return kept + [folded]
     }
 
@@ -182,7 +184,7 @@ public struct SVGChart: Sendable {
             let ly = top + 16 + Double(i) * 22
             svg.rect(x: legendX, y: ly - 11, width: 14, height: 14, fill: colours[i], className: "swatch", label: slice.label, value: slice.value)
             let percent = ChartNumber.format(slice.value / total * 100, decimals: 1)
-            svg.text("\(Self.short(slice.label, 28))  \(ChartNumber.format(slice.value)) (\(percent) %)", x: legendX + 22, y: ly + 1, size: 13, anchor: "start", className: "label")
+            svg.text("\(Self.short(slice.shown, 28))  \(ChartNumber.format(slice.value)) (\(percent) %)", x: legendX + 22, y: ly + 1, size: 13, anchor: "start", className: "label")
         }
         if rows < slices.count {
             svg.text("and \(slices.count - rows) more", x: legendX + 22, y: top + 16 + Double(rows) * 22, size: 12, anchor: "start", className: "label")

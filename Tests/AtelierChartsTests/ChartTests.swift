@@ -34,6 +34,25 @@ final class AtelierChartsTests: XCTestCase {
         XCTAssertThrowsError(try ChartData.fromStats([record(#"{"type":"garment","name":"x"}"#)], field: nil))
     }
 
+    /// The catalog's words are written as words on the chart; the marks' data keep them, and
+    /// brands are shown as spelt.
+    func testVocabularyLabelsAreShownAsWords() throws {
+        let categories = try ChartData.fromStats([
+            record(#"{"type":"stats","by":"category","group":"onePiece","garments":4}"#),
+            record(#"{"type":"stats","by":"category","group":"top","garments":9}"#),
+        ], field: nil)
+        XCTAssertEqual(categories.points.map(\.shown), ["one piece", "top"])
+        let svg = try SVGChart(kind: .bars, data: categories, title: "By category").render()
+        XCTAssertTrue(svg.contains("data-label=\"onePiece\"") && svg.contains(">one piece</text>"), svg)
+        let brands = try ChartData.fromStats([record(#"{"type":"stats","by":"brand","group":"eBay","garments":1}"#)], field: nil)
+        XCTAssertEqual(brands.points.map(\.shown), ["eBay"])
+        XCTAssertEqual(Wording.spoken("tShirt"), "t-shirt")
+        XCTAssertEqual(Wording.spoken("woolAndCashmere"), "wool and cashmere")
+        XCTAssertEqual(Wording.spoken("darksDelicate"), "darks delicate")
+        XCTAssertEqual(Wording.spoken("MA-1 Jacket"), "MA-1 Jacket")
+        XCTAssertEqual(Wording.spoken("bouclé"), "bouclé")
+    }
+
     func testMonthsBetweenAreFilledAtZero() throws {
         let data = try ChartData.fromStats([
             record(#"{"type":"stats","by":"month","group":"2025-11","wears":4}"#),

@@ -1,11 +1,11 @@
-/// How the lookbook says the catalog's words: the vocabularies are camelCase identifiers
-/// (`tShirt`, `organicCotton`, `toWash`, `woolAndCashmere`), which a page for people writes as
-/// words ("t-shirt", "organic cotton", "to wash", "wool and cashmere"). Attributes and links keep
-/// the identifiers; only the text shown changes.
-enum Wording {
+/// How pages and charts for people say the catalog's words: the vocabularies are camelCase
+/// identifiers (`tShirt`, `organicCotton`, `toWash`, `woolAndCashmere`), written as words
+/// ("t-shirt", "organic cotton", "to wash", "wool and cashmere"). Attributes, links and data
+/// keep the identifiers; only the text shown changes.
+public enum Wording {
     /// The identifier as words; anything that is not a camelCase identifier (a word someone
     /// typed, "MA-1 Jacket", "bouclé") is returned as given.
-    static func spoken(_ identifier: String) -> String {
+    public static func spoken(_ identifier: String) -> String {
         guard let first = identifier.first, first.isLowercase, identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
               identifier.contains(where: \.isUppercase) else { return identifier }
         var words: [String] = []
