@@ -175,7 +175,7 @@ public struct Lookbook {
         fact("Category", [garment["category"]?.string, garment["subcategory"]?.string].compactMap { $0 }.map { HTML.escape(Wording.spoken($0)) }.joined(separator: " · "))
         fact("Brand", garment["brand"]?.string.map(HTML.escape))
         if let hex = garment["color"]?.string, GarmentColour(hex: hex) != nil {
-            fact("Colour", "<span class=\"colour\" style=\"background: \(HTML.escape(hex))\"></span> \(HTML.escape(garment["colorName"]?.string ?? hex))")
+            fact("Colour", "<span class=\"colour\" style=\"background: \(HTML.escape(hex))\"></span> \(HTML.escape(Wording.spoken(garment["colorName"]?.string ?? hex)))")
         }
         fact("Seasons", (garment["seasons"]?.array ?? []).compactMap(\.string).map(HTML.escape).joined(separator: ", "))
         fact("Style", garment["style"]?.string.map { HTML.escape(Wording.spoken($0)) })
@@ -249,7 +249,7 @@ public struct Lookbook {
             return "<li class=\"card\"><a href=\"../garments/\(Self.safe(gid)).html\">\(picture(garment, root: "../", &files))<span>\(HTML.escape(garment["name"]?.string ?? gid))</span></a></li>"
         }
         var facts: [String] = []
-        if let tone = outfit["tone"]?.string { facts.append("<tr><th scope=\"row\">Tone</th><td>\(HTML.escape(tone))</td></tr>") }
+        if let tone = outfit["tone"]?.string { facts.append("<tr><th scope=\"row\">Tone</th><td>\(HTML.escape(Wording.spoken(tone)))</td></tr>") }
         if let value = outfit["value"]?.object, !value.isEmpty {
             facts.append("<tr><th scope=\"row\">Value</th><td>\(value.map { "\(ChartNumber.format($0.value.number ?? 0)) \(HTML.escape($0.key))" }.joined(separator: ", "))</td></tr>")
         }
