@@ -20,10 +20,12 @@ public final class CatalogWriter {
     /// Store laundry loads that break a care label, with the broken rules among their warnings,
     /// instead of refusing them (`atl-import --force`).
     public var forcesLabels = false
-    private var ids = RecordIDGenerator()
+    var ids = RecordIDGenerator()
     let now = ISODate.formatInstant(Date())
 
-    private var runner: StatementRunner
+    var runner: StatementRunner
+    /// The INSERT of each fresh-row shape seen (`insert(_:record:)`).
+    var freshInserts: [FreshRow.Key: FreshInsert] = [:]
 
     init(db: Database, store: ImageStore) {
         self.db = db
@@ -55,6 +57,12 @@ public final class CatalogWriter {
 
     /// Makes the indexes `deferIndexesOfEmptyTables` dropped.
     public func restoreIndexes(_ statements: [String]) throws {
+        guard !statements.isEmpty else { return }
+        // Each build sorts the whole table; SQLite's sorter can use a second core for that,
+        // which by now (the parsing thread done) is idle. One helper thread: a second would add
+        // its own sort memory (8 MB more at a million rows) and has no core to run on here.
+        try db.execute(sql: "PRAGMA threads = 1")
+        defer { try? db.execute(sql: "PRAGMA threads = 0") }
         for sql in statements { try db.execute(sql: sql) }
     }
 
@@ -80,22 +88,21 @@ public final class CatalogWriter {
     /// relative to the store first, so they are checked in `apply`).
     static let prevalidatedTypes: Set<String> = ["garment", "outfit", "laundry", "model"]
 
-    /// A record checked ahead of time, and the SQL values of its fields when it is a new one
-    /// (no id, no "op"): the work `apply` would otherwise do while holding the write lock.
+    /// A record checked ahead of time: the work `apply` would otherwise do while holding the
+    /// write lock. A new record that qualifies also has its row (`FreshRow`).
     struct Prepared {
         var record: JSONObject
-        var bindings: TableMapping.Bindings?
+        var row: FreshRow?
     }
 
     /// Checks and normalises a record as `apply` would, without the database, so it can run on
     /// another thread; nil for a type `apply` checks itself.
     static func prepare(_ input: JSONObject) throws(RecordsError) -> Prepared? {
         guard case .string(let type)? = input["type"], prevalidatedTypes.contains(type),
-              let table = Tables.mapping(forType: type) else { return nil }
-        var record = try table.schema.validate(input)
+              let index = Tables.all.firstIndex(where: { $0.schema.type == type }) else { return nil }
+        var record = try Tables.all[index].schema.validate(input)
         if type == "garment" { checkCategory(&record) }
-        let fresh = record["id"] == nil && record["op"] == nil && table.derived.isEmpty
-        return Prepared(record: record, bindings: fresh ? table.bindings(for: record) : nil)
+        return Prepared(record: record, row: FreshRow(record, table: index))
     }
 
     /// `apply` for a record `prepare` made, or (nil) one to check here.
@@ -162,16 +169,7 @@ public final class CatalogWriter {
         if schema.field("updatedAt") != nil && !(restoring && record["updatedAt"] != nil) {
             record["updatedAt"] = .string(now)
         }
-        var bound: TableMapping.Bindings
-        if var early = prepared?.bindings {
-            // Made before the id and the time were known.
-            early.set("id", id.databaseValue)
-            if let updated = record["updatedAt"]?.string { early.set("updated_at", updated.databaseValue) }
-            bound = early
-        } else {
-            bound = table.bindings(for: record)
-        }
-        let (names, values, extra) = (bound.names, bound.values, bound.extra)
+        let (names, values, extra) = { let b = table.bindings(for: record); return (b.names, b.values, b.extra) }()
         if complete {
             // Insert, or update exactly the fields the record names.
             var columns = names
@@ -230,7 +228,7 @@ public final class CatalogWriter {
     }
 
     /// The argument positions of an INSERT's columns, per table and column list.
-    private func shape(_ columns: [String], of table: TableMapping) -> TableMapping.InsertedColumns {
+    func shape(_ columns: [String], of table: TableMapping) -> TableMapping.InsertedColumns {
         let key = SQLKey(table: table.table, columns: columns, upsert: false)
         if let known = shapes[key] { return known }
         let made = TableMapping.InsertedColumns(columns, of: table)
@@ -249,7 +247,7 @@ public final class CatalogWriter {
     private var sqlCache: [SQLKey: String] = [:]
 
     /// Each column's default (from the schema itself, `PRAGMA table_info`), by SQL name.
-    private func defaults(_ table: TableMapping) throws -> [String: DatabaseValue] {
+    func defaults(_ table: TableMapping) throws -> [String: DatabaseValue] {
         if let known = defaultsCache[table.table] { return known }
         var found: [String: DatabaseValue] = [:]
         for row in try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.table))") {

@@ -10,10 +10,18 @@ import Foundation
 /// with its line, exactly as it would have without the second thread.
 final class ParsingPipeline: @unchecked Sendable {
     struct Item {
-        var result: Result<JSONObject, RecordsError>
         var line: Int
-        /// Checked and normalised already, with its SQL values when new (`CatalogWriter.prepare`).
-        var prepared: CatalogWriter.Prepared?
+        var content: Content
+
+        enum Content {
+            /// A record to apply: checked and normalised already when `prepared` is set
+            /// (`CatalogWriter.prepare`), else as read.
+            case record(JSONObject, prepared: CatalogWriter.Prepared?)
+            /// A new record's row, ready to insert; the record itself only when the stored
+            /// record is wanted back (it is freed here otherwise, not on the writer's thread).
+            case fresh(FreshRow, record: JSONObject?)
+            case failure(RecordsError)
+        }
     }
 
     private enum Message {
@@ -33,8 +41,9 @@ final class ParsingPipeline: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var ended = false
 
-    /// Starts reading `reader` on another thread.
-    init(reader: LineReader) {
+    /// Starts reading `reader` on another thread. `keepsRecords`: whether a new record's row
+    /// (`FreshRow`) travels with the record, for the stored record to be worked out.
+    init(reader: LineReader, keepsRecords: Bool) {
         let source = reader.source
         let owned = ReaderHandOff(reader: reader)
         Thread.detachNewThread { [self] in
@@ -45,7 +54,7 @@ final class ParsingPipeline: @unchecked Sendable {
             do throws(LineReaderError<RecordsError>) {
                 try reader.forEachLine { (line, number) throws(RecordsError) in
                     if stopped.isSet { throw RecordsError.input(.io, source: source, line: number, message: "stopped") }
-                    batch.append(Self.prepare(line, number, source: source))
+                    batch.append(Self.prepare(line, number, source: source, keepsRecords: keepsRecords))
                     if batch.count == Self.batchSize {
                         send(.batch(batch, bytesRead: reader.bytesRead))
                         batch.removeAll(keepingCapacity: true)
@@ -99,20 +108,16 @@ final class ParsingPipeline: @unchecked Sendable {
         filled.signal()
     }
 
-    private static func prepare(_ line: UnsafeRawBufferPointer, _ number: Int, source: String) -> Item {
-        let record: JSONObject
+    private static func prepare(_ line: UnsafeRawBufferPointer, _ number: Int, source: String, keepsRecords: Bool) -> Item {
         do throws(RecordsError) {
-            record = try JSONParser.parseObject(line)
-        } catch {
-            return Item(result: .failure(error.at(source, line: number)), line: number, prepared: nil)
-        }
-        do {
+            let record = try JSONParser.parseObject(line)
             // A prepared record stands in for what was read (it keeps "type", "op" and every
             // field, normalised), so the parsed one is freed here rather than on the other thread.
-            let prepared = try CatalogWriter.prepare(record)
-            return Item(result: .success(prepared?.record ?? record), line: number, prepared: prepared)
+            guard let prepared = try CatalogWriter.prepare(record) else { return Item(line: number, content: .record(record, prepared: nil)) }
+            if let row = prepared.row { return Item(line: number, content: .fresh(row, record: keepsRecords ? prepared.record : nil)) }
+            return Item(line: number, content: .record(prepared.record, prepared: prepared))
         } catch {
-            return Item(result: .failure(error.at(source, line: number)), line: number, prepared: nil)
+            return Item(line: number, content: .failure(error.at(source, line: number)))
         }
     }
 }

@@ -43,7 +43,12 @@ extension RecordImporter {
                 if case .string(let fabric)? = part["fabric"] { words.append((Domain.fabric, fabric)) }
             }
         }
-        for (vocabulary, word) in words where !vocabulary.isKnownValue(word) {
+        noticeUnknownWords(words.filter { !$0.0.isKnownValue($0.1) }, source: source, line: line)
+    }
+
+    /// Reports words found unknown already (`FreshRow.unknownWords`), each once per input.
+    func noticeUnknownWords(_ words: [(vocabulary: Vocabulary, word: String)], source: String, line: Int) {
+        for (vocabulary, word) in words {
             guard unknownWordsSeen.insert(UnknownWord.Key(vocabulary: vocabulary.name, word: word)).inserted else { continue }
             onUnknownWord(UnknownWord(vocabulary: vocabulary, word: word, source: source, line: line))
         }

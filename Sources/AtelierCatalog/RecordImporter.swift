@@ -13,8 +13,8 @@ public final class RecordImporter {
         /// Store laundry loads that break a care label (`CatalogWriter.forcesLabels`).
         public var forceLabels = false
         /// Whether the records stored are wanted back as they now are in the catalog (false when
-        /// nobody reads them: `onOutput` then gets each record as checked, which is enough to
-        /// count it, without the work of making the stored form).
+        /// nobody reads them: `onOutput` then gets a record as checked, without the work of
+        /// making the stored form, or nothing for a new record stored whole: `Summary` counts).
         public var wantsStoredRecords = true
         public var today = ISODate.today()
         public init() {}
@@ -53,7 +53,7 @@ public final class RecordImporter {
 
     /// Imports the NDJSON lines `reader` yields, parsing and checking them on a second core.
     public func importLines(from reader: LineReader) throws -> Summary {
-        let pipeline = ParsingPipeline(reader: reader)
+        let pipeline = ParsingPipeline(reader: reader, keepsRecords: options.wantsStoredRecords)
         bytesDone = { pipeline.bytesDelivered }
         defer {
             pipeline.finish()
@@ -69,7 +69,7 @@ public final class RecordImporter {
     /// Imports records already in memory (the sample wardrobe, CSV rows).
     public func importRecords(_ records: [JSONObject], source: String) throws -> Summary {
         try run(source: source) { handle in
-            for (i, record) in records.enumerated() { try handle(.init(result: .success(record), line: i + 1, prepared: nil)) }
+            for (i, record) in records.enumerated() { try handle(.init(line: i + 1, content: .record(record, prepared: nil))) }
         }
     }
 
@@ -78,7 +78,12 @@ public final class RecordImporter {
     public func importProduced(source: String, _ produce: ((Result<JSONObject, RecordsError>, Int) throws(RecordsError) -> Void) throws -> Void) throws -> Summary {
         try run(source: source) { handle in
             try withoutActuallyEscaping(handle) { handle in
-                try produce { (result, line) throws(RecordsError) in try handle(.init(result: result, line: line, prepared: nil)) }
+                try produce { (result, line) throws(RecordsError) in
+                    switch result {
+                    case .success(let record): try handle(.init(line: line, content: .record(record, prepared: nil)))
+                    case .failure(let error): try handle(.init(line: line, content: .failure(error)))
+                    }
+                }
             }
         }
     }
@@ -94,15 +99,26 @@ public final class RecordImporter {
             try produce { (item) throws(RecordsError) in
                 let line = item.line
                 do {
-                    let record = try item.result.get()
-                    let outputs = options.skipInvalid
-                        ? try writer.isolated { try writer.apply(record, prepared: item.prepared) }
-                        : try writer.apply(record, prepared: item.prepared)
-                    for output in outputs {
-                        Self.count(output, input: record, into: &summary)
-                        try onOutput(output)
+                    switch item.content {
+                    case .failure(let error):
+                        throw error
+                    case .fresh(let row, let record):
+                        let stored = options.skipInvalid
+                            ? try writer.isolated { try writer.insert(row, record: record) }
+                            : try writer.insert(row, record: record)
+                        summary.stored[Tables.all[row.table].schema.type, default: 0] += 1
+                        if let stored { try onOutput(stored) }
+                        noticeUnknownWords(row.unknownWords, source: source, line: line)
+                    case .record(let record, let prepared):
+                        let outputs = options.skipInvalid
+                            ? try writer.isolated { try writer.apply(record, prepared: prepared) }
+                            : try writer.apply(record, prepared: prepared)
+                        for output in outputs {
+                            Self.count(output, input: record, into: &summary)
+                            try onOutput(output)
+                        }
+                        noticeUnknownWords(given: record, stored: outputs, source: source, line: line)
                     }
-                    noticeUnknownWords(given: record, stored: outputs, source: source, line: line)
                 } catch let error as RecordsError {
                     // A field error is placed at its line; an input error already has its place.
                     try fail(error.at(source, line: line), &summary)

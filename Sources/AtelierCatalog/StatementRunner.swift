@@ -21,6 +21,11 @@ struct StatementRunner {
             statement = try db.makeStatement(sql: sql)
             statements[sql] = statement
         }
+        try run(statement, arguments)
+    }
+
+    /// Executes a statement prepared on this connection with `arguments`.
+    func run(_ statement: Statement, _ arguments: [DatabaseValue]) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         for (offset, value) in arguments.enumerated() {
@@ -30,14 +35,22 @@ struct StatementRunner {
             case .null: code = sqlite3_bind_null(handle, index)
             case .int64(let integer): code = sqlite3_bind_int64(handle, index, integer)
             case .double(let real): code = sqlite3_bind_double(handle, index, real)
-            case .string(let text): code = text.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) }
+            case .string(var text):
+                // With its length, so SQLite need not look for the end (an empty buffer has no
+                // address, which SQLite would bind as NULL, not as "").
+                code = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) {
+                        guard let start = $0.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+                        return sqlite3_bind_text(handle, index, start, Int32($0.count), Self.transient)
+                    }
+                }
             case .blob(let data): code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
-            guard code == SQLITE_OK else { throw Self.lastError(db, sql: sql) }
+            guard code == SQLITE_OK else { throw Self.lastError(db, sql: statement.sql) }
         }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
-            let failure = Self.lastError(db, sql: sql)
+            let failure = Self.lastError(db, sql: statement.sql)
             sqlite3_reset(handle)
             throw failure
         }

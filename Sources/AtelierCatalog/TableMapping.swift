@@ -48,15 +48,32 @@ struct TableMapping {
             }
         }
         selectList = (columns.flatMap(\.names).map { "\(table).\($0)" } + ["\(table).extra"] + derived.map { $0.1 }).joined(separator: ", ")
-        columnIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.field.name, $0) })
-        notExtra = Set(["type", "op"] + columns.map(\.field.name) + derived.map(\.0) + schema.computed)
+        columnIndex = NameIndex(columns.map(\.field.name))
+        notExtra = NameIndex(["type", "op"] + columns.map(\.field.name) + derived.map(\.0) + schema.computed.sorted())
+        insertColumns = columns.flatMap(\.names) + ["extra"]
+        precondition(insertColumns.count <= 64, "a fresh row's shape is a 64-bit set of columns")
+        var position = 0
+        insertPosition = columns.map { column in
+            defer { position += column.names.count }
+            return position
+        }
+        freshColumns = Self.freshColumns(of: columns, schema: schema, derived: !derived.isEmpty)
     }
+
+    /// Where `FreshRow` looks (nil: this table's new records take the long way).
+    let freshColumns: FreshColumns?
+
+    /// The SQL columns an INSERT may set, in a fixed order: each column's one or two names,
+    /// then `extra`. A fresh row's shape is a set of positions in this list.
+    let insertColumns: [String]
+    /// Per column of `columns`, the position of its first SQL name in `insertColumns`.
+    let insertPosition: [Int]
 
     /// Each column's position in `columns`, by field name: one hash per field of a record
     /// instead of a search through the record per column (it runs for every imported line).
-    private let columnIndex: [String: Int]
+    private let columnIndex: NameIndex
     /// The keys that never travel in `extra` (see `isExtra`).
-    private let notExtra: Set<String>
+    private let notExtra: NameIndex
 
     func column(for field: String) -> Column? { columns.first { $0.field.name == field } }
 
@@ -188,30 +205,15 @@ struct TableMapping {
         return false
     }
 
-    /// The SQL values of the stored fields present in `record`, and its unknown fields as JSON.
     /// The SQL columns and values of a record's stored fields, and its other fields as `extra`.
     struct Bindings {
         var names: [String]
         var values: [DatabaseValue]
         var extra: DatabaseValue?
-
-        /// Sets a column's value, adding the column if it is not there.
-        mutating func set(_ name: String, _ value: DatabaseValue) {
-            if let index = names.firstIndex(of: name) { values[index] = value } else { names.append(name); values.append(value) }
-        }
     }
 
     func bindings(for record: JSONObject) -> Bindings {
-        // One pass over the record: each field to its column's slot, or to `extra`.
-        var given = [JSONValue?](repeating: nil, count: columns.count)
-        var extra = JSONObject()
-        for (key, value) in record {
-            if let index = columnIndex[key] {
-                given[index] = value
-            } else if isExtra(key) {
-                extra.appendUnchecked(key, value)
-            }
-        }
+        let (given, extra) = split(record)
         var names: [String] = []
         var values: [DatabaseValue] = []
         names.reserveCapacity(columns.count + 2)
@@ -219,29 +221,48 @@ struct TableMapping {
         for (index, column) in columns.enumerated() {
             guard let value = given[index] else { continue }
             names += column.names
-            switch column.storage {
-            case .money:
-                if case .object(let money) = value {
-                    values.append(money["amount"]?.number.map { $0.databaseValue } ?? .null)
-                    values.append(money["currency"]?.string.map { $0.databaseValue } ?? .null)
-                } else {
-                    values += [.null, .null]
-                }
-            case .bool:
-                values.append(value.bool.map { ($0 ? 1 : 0 as Int64).databaseValue } ?? .null)
-            case .json:
-                values.append(value == .null ? .null : JSONWriter.string(value).databaseValue)
-            case .scalar:
-                switch value {
-                case .string(let s): values.append(s.databaseValue)
-                case .int(let i): values.append(i.databaseValue)
-                case .double(let d): values.append(d.databaseValue)
-                case .bool(let b): values.append((b ? 1 : 0 as Int64).databaseValue)
-                default: values.append(.null)
-                }
-            }
+            Self.encode(value, as: column.storage, into: &values)
         }
         return Bindings(names: names, values: values, extra: extra.isEmpty ? nil : JSONWriter.string(extra).databaseValue)
+    }
+
+    /// One pass over the record: each field to its column's slot, or (unknown fields) to `extra`.
+    func split(_ record: JSONObject) -> (given: [JSONValue?], extra: JSONObject) {
+        var given = [JSONValue?](repeating: nil, count: columns.count)
+        var extra = JSONObject()
+        for (key, value) in record {
+            if let index = columnIndex.position(of: key) {
+                given[index] = value
+            } else if isExtra(key) {
+                extra.appendUnchecked(key, value)
+            }
+        }
+        return (given, extra)
+    }
+
+    /// Appends a field's SQL value (two for money) as its column stores it.
+    static func encode(_ value: JSONValue, as storage: Storage, into values: inout [DatabaseValue]) {
+        switch storage {
+        case .money:
+            if case .object(let money) = value {
+                values.append(money["amount"]?.number.map { $0.databaseValue } ?? .null)
+                values.append(money["currency"]?.string.map { $0.databaseValue } ?? .null)
+            } else {
+                values += [.null, .null]
+            }
+        case .bool:
+            values.append(value.bool.map { ($0 ? 1 : 0 as Int64).databaseValue } ?? .null)
+        case .json:
+            values.append(value == .null ? .null : JSONWriter.string(value).databaseValue)
+        case .scalar:
+            switch value {
+            case .string(let s): values.append(s.databaseValue)
+            case .int(let i): values.append(i.databaseValue)
+            case .double(let d): values.append(d.databaseValue)
+            case .bool(let b): values.append((b ? 1 : 0 as Int64).databaseValue)
+            default: values.append(.null)
+            }
+        }
     }
 }
 

@@ -23,13 +23,13 @@ public struct RecordSchema: Sendable {
         self.required = required
         self.computed = computed
         self.aliases = aliases
-        fieldIndex = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        fieldIndex = NameIndex(fields.map(\.name))
     }
 
     /// Each field's position in `fields`, by name (looked up for every field of every record).
-    private let fieldIndex: [String: Int]
+    private let fieldIndex: NameIndex
 
-    public func field(_ name: String) -> FieldSpec? { fieldIndex[name].map { fields[$0] } }
+    public func field(_ name: String) -> FieldSpec? { fieldIndex.position(of: name).map { fields[$0] } }
 
     /// The field a query name refers to, through the aliases.
     public func canonicalFieldName(_ name: String) -> String { field(name) == nil ? aliases[name] ?? name : name }

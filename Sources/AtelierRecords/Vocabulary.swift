@@ -17,7 +17,7 @@ public struct Vocabulary: Sendable {
     private let canonicalByKey: [String: String]
     /// The values themselves: most input is already canonical, and a set lookup is far cheaper
     /// than folding the word into its key (which matters on a million-record import).
-    private let exact: Set<String>
+    private let exact: NameIndex
     /// Per value, its key's bytes and whether it says "not", for suggestions (made once: a
     /// million-line import may refuse half its records).
     private let valueKeys: [[UInt8]]
@@ -40,7 +40,7 @@ public struct Vocabulary: Sendable {
             map[Self.key(alias)] = value
         }
         self.canonicalByKey = map
-        exact = Set(values)
+        exact = NameIndex(values)
         valueKeys = values.map { Array(Self.key($0).utf8) }
         valueNegates = values.map(Self.negates)
     }

@@ -43,7 +43,20 @@ final class LookbookTests: XCTestCase {
         XCTAssertFalse(teePage.contains("tShirt") || teePage.contains("organicCotton"), teePage)
         let index = try String(contentsOfFile: sh.dir + "/site/index.html", encoding: .utf8)
         XCTAssertTrue(index.contains("<option value=\"onePiece\">one piece</option>"), index)
-        XCTAssertTrue(laundry.contains("darks delicate: synthetics") || !laundry.contains("darksDelicate"), laundry)
+        // Each planned load's heading names its bin and programme in words ("darks delicate:
+        // synthetics"), and no heading keeps the stored identifier.
+        let planned = try sh.run("atl-query laundry-plan | jq -r 'select(.type == \"laundry\") | .bin + \" \" + .program' | sort -u").lines
+        XCTAssertFalse(planned.isEmpty)
+        func words(_ identifier: Substring) -> String {
+            identifier.reduce(into: "") { out, c in out += c.isUppercase ? " " + c.lowercased() : String(c) }
+        }
+        for load in planned {
+            let parts = load.split(separator: " ")
+            XCTAssertTrue(laundry.contains("<h3>\(words(parts[0])): \(words(parts[1]))"), "\(load) in words: \(laundry)")
+        }
+        let headings = laundry.components(separatedBy: "<h3>").dropFirst().map { $0.components(separatedBy: "</h3>")[0] }
+        XCTAssertFalse(headings.isEmpty)
+        for heading in headings { XCTAssertNil(heading.range(of: "[a-z][A-Z]", options: .regularExpression), heading) }
         // The same catalog again: nothing rewritten.
         let second = try sh.run("atl-export --format html -o site")
         XCTAssertTrue(second.err.contains(" 0 files written"), second.err)
