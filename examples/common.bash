@@ -3,9 +3,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if ! command -v atl-import >/dev/null; then
-  for dir in "$here/../.build/release" "$here/../.build/debug"; do
-    [ -x "$dir/atl-import" ] && PATH="$dir:$PATH" && break
-  done
+  # The newer of the two builds: a release built last week must not stand in for today's debug one.
+  release="$here/../.build/release" debug="$here/../.build/debug"
+  if [ -x "$release/atl-import" ] && { [ ! -x "$debug/atl-import" ] || [ "$release/atl-import" -nt "$debug/atl-import" ]; }; then
+    PATH="$release:$PATH"
+  elif [ -x "$debug/atl-import" ]; then
+    PATH="$debug:$PATH"
+  fi
 fi
 command -v atl-import >/dev/null || { echo "build Atelier first (make build) or install it (make install)" >&2; exit 69; }
 scratch=$(mktemp -d)
