@@ -169,7 +169,8 @@ public final class CatalogWriter {
         if schema.field("updatedAt") != nil && !(restoring && record["updatedAt"] != nil) {
             record["updatedAt"] = .string(now)
         }
-        let (names, values, extra) = { let b = table.bindings(for: record); return (b.names, b.values, b.extra) }()
+        let bound = table.bindings(for: record)
+        let (names, values, extra) = (bound.names, bound.values, bound.extra)
         if complete {
             // Insert, or update exactly the fields the record names.
             var columns = names
