@@ -45,6 +45,7 @@ def main():
     ap.add_argument("--bin", default=os.environ.get("ATL_BIN", os.path.join(ROOT, ".build", "release")))
     ap.add_argument("--within", type=int, default=None, help="--verify-within for atl-query (default: its own)")
     ap.add_argument("--threshold", type=int, default=8)
+    ap.add_argument("--no-windows", action="store_true", help="leave the window pHashes (phashWindows) out of the stream, as before they existed")
     a = ap.parse_args()
     truth_path = os.path.join(a.set, "truth.json")
     if not os.path.exists(truth_path):
@@ -58,8 +59,14 @@ def main():
                             check=True, capture_output=True, text=True).stdout
     t_hash = time.time() - t0
     records = [json.loads(l) for l in hashed.splitlines()]
-    ours = {os.path.basename(r["path"]): r["phash"] for r in records}
-    stream = "".join(json.dumps({"type": "image", "id": n, "path": p, "phash": ours[n]}) + "\n" for n, p in zip(names, paths))
+    ours = {os.path.basename(r["path"]): r for r in records}
+
+    def image(n, p, windows):
+        r = {"type": "image", "id": n, "path": p, "phash": ours[n]["phash"]}
+        if windows and "phashWindows" in ours[n]:
+            r["phashWindows"] = ours[n]["phashWindows"]
+        return json.dumps(r) + "\n"
+    stream = "".join(image(n, p, not a.no_windows) for n, p in zip(names, paths))
 
     from PIL import Image
     import imagehash

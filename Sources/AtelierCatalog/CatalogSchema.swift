@@ -198,5 +198,13 @@ package enum CatalogSchema {
             extra = CASE json_remove(extra, '$.tags') WHEN '{}' THEN NULL ELSE json_remove(extra, '$.tags') END
         WHERE json_type(extra, '$.tags') = 'array';
         """,
+        // 5: the pHashes of windows of each photo (`phashWindows`), so crops of it are found;
+        //    a stream that carried them before kept them among the unknown fields.
+        """
+        ALTER TABLE images ADD COLUMN phash_windows TEXT;
+        UPDATE images SET phash_windows = json_extract(extra, '$.phashWindows'),
+            extra = CASE json_remove(extra, '$.phashWindows') WHEN '{}' THEN NULL ELSE json_remove(extra, '$.phashWindows') END
+        WHERE json_type(extra, '$.phashWindows') = 'text';
+        """,
     ]
 }

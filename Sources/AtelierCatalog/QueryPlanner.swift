@@ -140,7 +140,7 @@ extension FieldKind {
     /// Stored as the very text a record carries (no normalisation a regular expression could see).
     var isPlainText: Bool {
         switch self {
-        case .text, .day, .instant, .word, .id, .imageID, .hexColor, .hash64: return true
+        case .text, .day, .instant, .word, .id, .imageID, .hexColor, .hash64, .hash64List: return true
         default: return false
         }
     }

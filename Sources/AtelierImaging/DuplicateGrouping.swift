@@ -36,12 +36,15 @@ public struct DuplicateGrouping {
     }
 
     /// Groups with a second opinion: every pair within `confirmWithin` bits (wider than
-    /// `threshold`, to reach crops and turns the hash moves far) is a candidate, and `judge`
-    /// decides which are the same picture. Where it cannot tell, pairs within `threshold` count.
-    /// Groups are still complete-linkage clusters, each cross pair judged the same way.
-    public init(images: [JSONObject], threshold: Int, confirmWithin: Int?, judge: Judge?) {
+    /// `threshold`, to reach crops and turns the hash moves far), and every pair where one
+    /// photo's pHash is within `windowWithin` bits of a window of the other's (`phashWindows`,
+    /// so it may be a crop of it), is a candidate, and `judge` decides which are the same
+    /// picture. Where it cannot tell, pairs within `threshold` count. Groups are still
+    /// complete-linkage clusters, each cross pair judged the same way.
+    public init(images: [JSONObject], threshold: Int, confirmWithin: Int?, windowWithin: Int? = nil, judge: Judge?) {
         var hashed: [JSONObject] = []
         var hashes: [UInt64] = []
+        var windows: [[UInt64]] = []
         for image in images {
             guard let hex = image["phash"]?.string, let hash = PerceptualHash.parse(hex) else {
                 unhashed += 1
@@ -49,25 +52,36 @@ public struct DuplicateGrouping {
             }
             hashed.append(image)
             hashes.append(hash)
+            windows.append(image["phashWindows"]?.string.flatMap(PerceptualHash.parseList) ?? [])
         }
         let groups: [DuplicateGroups.Group], others: [Int]
         if let judge, let wide = confirmWithin {
             var pairs: [(a: Int32, b: Int32, distance: UInt8)] = []
-            DuplicateGroups.forEachPair(hashes, threshold: max(wide, threshold)) { a, b in
+            let reach = max(wide, threshold)
+            DuplicateGroups.forEachPair(hashes, threshold: reach) { a, b in
                 pairs.append((Int32(a), Int32(b), UInt8((hashes[a] ^ hashes[b]).nonzeroBitCount)))
             }
+            if let windowWithin {
+                DuplicateGroups.forEachWindowPair(hashes, windows: windows, threshold: windowWithin) { a, b in
+                    let distance = (hashes[a] ^ hashes[b]).nonzeroBitCount
+                    if distance > reach { pairs.append((Int32(a), Int32(b), UInt8(distance))) }
+                }
+            }
+            /// What the hashes say of a pair the features cannot judge: a window's closeness is
+            /// not enough on its own (plain look-alike photos share windows).
+            func hashesSay(_ x: Int, _ y: Int) -> Bool { (hashes[x] ^ hashes[y]).nonzeroBitCount <= threshold }
             let verdicts = judge.judge(hashed, pairs.map { Candidate(first: Int($0.a), second: Int($0.b), distance: Int($0.distance)) })
             func key(_ x: Int, _ y: Int) -> Int64 { Int64(min(x, y)) << 32 | Int64(max(x, y)) }
             var same: [Int64: Bool] = [:]
             var kept: [(a: Int32, b: Int32, distance: UInt8)] = []
             for (pair, verdict) in zip(pairs, verdicts) {
-                let isSame = verdict ?? (Int(pair.distance) <= threshold)
+                let isSame = verdict ?? hashesSay(Int(pair.a), Int(pair.b))
                 same[key(Int(pair.a), Int(pair.b))] = isSame
                 if isSame { kept.append(pair) }
             }
             let clusters = DuplicateGroups.completeLinkage(count: hashes.count, pairs: kept) { x, y in
                 if let known = same[key(x, y)] { return known }
-                let isSame = judge.judge(x, y) ?? ((hashes[x] ^ hashes[y]).nonzeroBitCount <= threshold)
+                let isSame = judge.judge(x, y) ?? hashesSay(x, y)
                 same[key(x, y)] = isSame
                 return isSame
             }

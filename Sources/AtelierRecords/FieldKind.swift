@@ -21,6 +21,8 @@ public indirect enum FieldKind: Sendable {
     case hexColor
     /// A 64-bit hash as 16 hex digits (perceptual hashes).
     case hash64
+    /// 64-bit hashes run together, 16 hex digits each, in one string (a photo's window pHashes).
+    case hash64List
     /// `{amount, currency}` with an ISO 4217 code.
     case money
     /// `[{fabric, percent}]`, percentages adding up to at most 100.

@@ -142,6 +142,14 @@ extension RecordSchema {
             return s
         }
 
+        func hash64List() throws(RecordsError) -> String {
+            let s = try string().lowercased()
+            guard s.utf8.count % 16 == 0, s.utf8.count <= 16 * 256, s.utf8.allSatisfy(isHexDigit) else {
+                throw mismatch("hashes of 16 hex digits each, run together")
+            }
+            return s
+        }
+
         /// `{amount, currency}`: an amount of at least 0 and a three-letter currency in upper
         /// case (EUR when left out); other keys kept after them.
         func money() throws(RecordsError) -> JSONObject {

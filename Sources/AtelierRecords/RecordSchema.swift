@@ -69,6 +69,7 @@ public struct RecordSchema: Sendable {
         case .imageIDs: return .array(try given.distinctItems { item throws(RecordsError) in try normalize(item, as: .imageID, field: field) })
         case .hexColor: return .string(try given.hexColor())
         case .hash64: return .string(try given.hash64())
+        case .hash64List: return .string(try given.hash64List())
         case .money: return .object(try given.money())
         case .composition: return .array(try given.composition())
         case .careReadings: return .array(try given.careReadings())

@@ -96,6 +96,9 @@ public enum Schemas {
         FieldSpec("orientation", .integer(minimum: 1), column: "orientation"),
         FieldSpec("phash", .hash64, column: "phash"),
         FieldSpec("dhash", .hash64, column: "dhash"),
+        // pHashes of 48 windows of the photo (PerceptualHash.windows), 16 hex digits each: how
+        // a crop of it is found.
+        FieldSpec("phashWindows", .hash64List, column: "phash_windows"),
         FieldSpec("thumbnail", .text, column: "thumbnail"),
         FieldSpec("thumbnailSquare", .text),
         FieldSpec("source", .text),

@@ -26,7 +26,8 @@ public struct ClassifyCommand: ParsableCommand {
             with the tools (ATELIER_MODELS names another directory of them).
 
             --task hash adds a 64-bit pHash and dHash to each image record (as Python's imagehash \
-            computes them), for 'atl-query - duplicates'; piped into atl-import, the catalog keeps them.
+            computes them) and the pHashes of 48 windows of the photo (phashWindows, how a crop of \
+            it is found), for 'atl-query - duplicates'; piped into atl-import, the catalog keeps them.
 
             --task quality prints a quality record per photo, as a photo coach would: scores from 0 \
             to 1 for exposure, sharpness, noise, framing and colour cast, the measures behind them \

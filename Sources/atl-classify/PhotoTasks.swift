@@ -8,9 +8,10 @@ struct HashTask: PhotoTask {
 
     func classify(_ photo: ImageDecoder.Decoded, input: JSONObject) throws -> JSONObject {
         var record = input
-        let grey = photo.image.grey()  // once, for both hashes
+        let grey = photo.image.grey()  // once, for all the hashes
         record["phash"] = .string(PerceptualHash.hex(PerceptualHash.pHash(grey)))
         record["dhash"] = .string(PerceptualHash.hex(PerceptualHash.dHash(grey)))
+        record["phashWindows"] = .string(PerceptualHash.hexList(PerceptualHash.windowPHashes(grey)))
         return record
     }
 }

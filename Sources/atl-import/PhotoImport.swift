@@ -191,9 +191,10 @@ struct PhotoImport {
             if let iso = exif.isoSpeed { camera["iso"] = .int(Int64(iso)) }
             if !camera.isEmpty { record["camera"] = .object(camera) }
         }
-        let grey = photo.preview.grey()  // once, for both hashes
+        let grey = photo.preview.grey()  // once, for all the hashes
         record["phash"] = .string(PerceptualHash.hex(PerceptualHash.pHash(grey)))
         record["dhash"] = .string(PerceptualHash.hex(PerceptualHash.dHash(grey)))
+        record["phashWindows"] = .string(PerceptualHash.hexList(PerceptualHash.windowPHashes(grey)))
         record["thumbnail"] = .string(paths.1)
         record["thumbnailSquare"] = .string(paths.2)
         record["source"] = .string(source.hasPrefix("/") ? source : FileManager.default.currentDirectoryPath + "/" + source)

@@ -11,6 +11,9 @@ final class NearDuplicateSearch: DuplicateGrouping.Judge {
     /// 10 bits on average and up to about 18, a turn of 3° by 20 or more (benchmarks/RESULTS.md);
     /// each 2 bits more triples the pairs of distinct photos that must be compared.
     static let defaultWithin = 18
+    /// pHash bits within which a photo matching a window of another's (`phashWindows`) is
+    /// compared by features: a crop lies within a few bits of the window it shows.
+    static let windowWithin = 10
 
     private let verifier: NearDuplicateVerifier
     private let progress: ProgressMode

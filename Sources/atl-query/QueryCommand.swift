@@ -62,8 +62,9 @@ public struct QueryCommand: ParsableCommand {
             wears, the share worn) and the wear log's current and longest streaks.
 
             duplicates groups photos that are the same picture. Photos within --verify-within pHash \
-            bits are read and compared by their local features, which find crops, re-framings and \
-            small turns that move the hash far; where the features cannot tell (a plain photo, a \
+            bits, or one within 10 bits of a window of the other (phashWindows, which \
+            atl-classify --task hash and atl-import --images add), are read and compared by their \
+            local features, which find crops, re-framings and small turns that move the hash far; where the features cannot tell (a plain photo, a \
             file that cannot be read), and with --hash-only, photos within --threshold bits count.
 
             EXAMPLES
@@ -402,7 +403,7 @@ extension QueryCommand {
         } else {
             let search = try NearDuplicateSearch(progress: progress.progress)
             grouping = DuplicateGrouping(images: images, threshold: threshold, confirmWithin: verifyWithin ?? NearDuplicateSearch.defaultWithin,
-                                         judge: search)
+                                         windowWithin: NearDuplicateSearch.windowWithin, judge: search)
             search.warnings.forEach(Diagnostics.warn)
         }
         if grouping.unhashed > 0 {

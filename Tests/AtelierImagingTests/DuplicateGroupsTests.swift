@@ -129,3 +129,92 @@ final class JudgedDuplicateGroupingTests: XCTestCase {
         XCTAssertEqual(ids(DuplicateGrouping(images: images(hashes), threshold: 8, confirmWithin: 18, judge: apart)).first, ["p0", "p1"])
     }
 }
+
+/// Window pHashes (`PerceptualHash.windowPHashes`) and the search for a photo's pHash among the
+/// windows of others.
+final class WindowHashTests: XCTestCase {
+    /// A deterministic textured grey picture (blobs of many sizes), as a photo of a print.
+    static func texture(width: Int, height: Int, seed: UInt64) -> Image {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var pixels = [UInt8](repeating: 120, count: width * height)
+        for _ in 0 ..< 300 {
+            let cx = next() * Double(width), cy = next() * Double(height), r = 3 + next() * 40, v = UInt8(next() * 255)
+            for y in max(0, Int(cy - r)) ..< min(height, Int(cy + r) + 1) {
+                for x in max(0, Int(cx - r)) ..< min(width, Int(cx + r) + 1) where (Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy) <= r * r {
+                    pixels[y * width + x] = v
+                }
+            }
+        }
+        return Image(width: width, height: height, channels: 1, pixels: pixels)
+    }
+
+    func testACropLandsNearTheWindowItShowsAndFarFromTheWhole() {
+        let photo = Self.texture(width: 640, height: 480, seed: 7)
+        let windows = PerceptualHash.windowPHashes(photo)
+        XCTAssertEqual(windows.count, 48)
+        XCTAssertEqual(PerceptualHash.windows.count, 48)
+        XCTAssertFalse(PerceptualHash.windows.contains(PerceptualHash.Window(width: 1, height: 1, alongX: 0.5, alongY: 0.5)))
+        // 10 % off the left side (the window 90 % wide at the end of the row), and the central
+        // 80 % of both sides.
+        let cases: [(crop: Image, window: PerceptualHash.Window)] = [
+            (photo.cropped(x: 64, y: 0, width: 576, height: 480), .init(width: 0.9, height: 1, alongX: 1, alongY: 0.5)),
+            (photo.cropped(x: 64, y: 48, width: 512, height: 384), .init(width: 0.8, height: 0.8, alongX: 0.5, alongY: 0.5)),
+        ]
+        let whole = PerceptualHash.pHash(photo)
+        for (crop, window) in cases {
+            let hash = PerceptualHash.pHash(crop)
+            let k = PerceptualHash.windows.firstIndex(of: window)!
+            XCTAssertLessThanOrEqual(PerceptualHash.distance(hash, windows[k]), 6, "\(window)")
+            XCTAssertEqual(windows.map { PerceptualHash.distance(hash, $0) }.min(), PerceptualHash.distance(hash, windows[k]))
+            XCTAssertGreaterThan(PerceptualHash.distance(hash, whole), 10, "\(window)")
+        }
+        // Too small to cut windows of: none, rather than noise.
+        XCTAssertEqual(PerceptualHash.windowPHashes(Self.texture(width: 15, height: 40, seed: 1)), [])
+    }
+
+    func testTheListRoundTripsAndRefusesWhatIsNotHex() {
+        let hashes: [UInt64] = [0, .max, 0x0123_4567_89ab_cdef]
+        let text = PerceptualHash.hexList(hashes)
+        XCTAssertEqual(text, "0000000000000000ffffffffffffffff0123456789abcdef")
+        XCTAssertEqual(PerceptualHash.parseList(text), hashes)
+        XCTAssertEqual(PerceptualHash.parseList(text.uppercased()), hashes)
+        XCTAssertEqual(PerceptualHash.parseList(""), [])
+        XCTAssertNil(PerceptualHash.parseList("0123"))
+        XCTAssertNil(PerceptualHash.parseList("0123456789abcdeg"))
+    }
+
+    /// The indexed search against the obvious one, on enough windows to use the index.
+    func testTheIndexFindsWhatAllPairsFind() {
+        var state: UInt64 = 42
+        func random() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state ^ (state >> 29)
+        }
+        let count = 400
+        var hashes = (0 ..< count).map { _ in random() }
+        let windows = (0 ..< count).map { i in (0 ..< 48).map { _ in i % 7 == 0 ? UInt64(0) : random() } }.enumerated().map { i, list in i % 7 == 0 ? [] : list }
+        // Plant crops: photo i + 1's pHash is a window of photo i, with 0 to 10 bits flipped.
+        for i in stride(from: 1, to: count - 1, by: 3) where !windows[i].isEmpty {
+            var h = windows[i][(i * 5) % 48]
+            for b in 0 ..< (i % 11) { h ^= 1 << UInt64((b * 7 + i) % 64) }
+            hashes[i + 1] = h
+        }
+        for threshold in [6, 10] {
+            var indexed: [[Int]] = []
+            DuplicateGroups.forEachWindowPair(hashes, windows: windows, threshold: threshold) { indexed.append([$0, $1]) }
+            var brute = Set<[Int]>()
+            for a in 0 ..< count {
+                for b in 0 ..< count where a != b && windows[b].contains(where: { ($0 ^ hashes[a]).nonzeroBitCount <= threshold }) {
+                    brute.insert([min(a, b), max(a, b)])
+                }
+            }
+            XCTAssertEqual(indexed.count, Set(indexed).count, "each pair once")
+            XCTAssertEqual(Set(indexed), brute)
+            XCTAssertGreaterThan(brute.count, threshold == 6 ? 50 : 80)
+        }
+    }
+}

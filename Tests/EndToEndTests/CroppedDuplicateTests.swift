@@ -64,6 +64,31 @@ final class CroppedDuplicateTests: XCTestCase {
         XCTAssertEqual(Shell.records(catalog).last?["id"] as? String, "other")
     }
 
+    func testACropIsFoundThroughTheWindowsOfItsOriginal() throws {
+        try sh.run("atl-classify --task hash photos/a.jpg photos/a-side.jpg photos/b.jpg > hashes.ndjson")
+        // Each record carries its 48 window pHashes, and they are what a catalog stores.
+        let records = Shell.records(try sh.run("cat hashes.ndjson"))
+        XCTAssertEqual(records.map { ($0["phashWindows"] as? String)?.count }, [768, 768, 768])
+        XCTAssertTrue(records.allSatisfy { ($0["phashWindows"] as! String).allSatisfy(\.isHexDigit) })
+        // 10 % off one side moves the pHash past the reach of the whole photo's (18 bits); the
+        // copy's pHash lies close to the window of the original it shows, so the pair is
+        // compared, and its features group it.
+        let found = try sh.run("atl-query - duplicates hashes.ndjson")
+        XCTAssertEqual(found.status, 0, found.err)
+        XCTAssertEqual(groups(found), [["a-side.jpg", "a.jpg"]])
+        let withoutWindows = try sh.run("jq -c 'del(.phashWindows)' hashes.ndjson | atl-query - duplicates")
+        XCTAssertEqual(withoutWindows.status, 0, withoutWindows.err)
+        XCTAssertEqual(groups(withoutWindows), [])
+        // A catalog keeps them in a column of their own.
+        try sh.run("atl-import --images photos > /dev/null")
+        let stored = try sh.run(#"sqlite3 "$ATELIER_DB" "SELECT count(*) FROM images WHERE length(phash_windows) = 768 AND json_extract(extra, '$.phashWindows') IS NULL""#)
+        XCTAssertEqual(stored.out, "7\n", stored.err)
+        // Window hashes that are not hex are refused with the field named.
+        let bad = try sh.run(#"echo '{"type":"image","id":"sha256:\#(String(repeating: "0", count: 64))","phashWindows":"xyz"}' | atl-import"#)
+        XCTAssertEqual(bad.status, 65)
+        XCTAssertTrue(bad.err.contains("phashWindows"), bad.err)
+    }
+
     func testAPhotoThatCannotBeReadFallsBackToTheHash() throws {
         try sh.run("atl-classify --task hash photos/a.jpg photos/a-half.jpg photos/b.jpg > hashes.ndjson")
         // The half-size copy's file is gone: its pairs are judged by pHash alone, with a warning.
