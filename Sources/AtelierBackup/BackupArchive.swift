@@ -113,11 +113,15 @@ public enum BackupArchive {
             }
         }
 
-        /// A `BackupError.cannotWrite` for ENOSPC when the file system holding `path` has no block left.
+        /// A `BackupError.cannotWrite` for ENOSPC when the file system holding `path` is all but
+        /// full: under 1 MiB free after a write failed. The zip library writes in chunks of
+        /// 16 KiB and more, so a chunk that did not fit leaves a few blocks free, and by the time
+        /// its error arrives errno no longer says why.
         private static func noSpaceLeft(on path: String) -> BackupError? {
             var fs = statvfs()
             let dir = (path as NSString).deletingLastPathComponent
-            guard statvfs(dir.isEmpty ? "." : dir, &fs) == 0, fs.f_blocks > 0, fs.f_bavail == 0 else { return nil }
+            guard statvfs(dir.isEmpty ? "." : dir, &fs) == 0, fs.f_blocks > 0,
+                  UInt64(fs.f_bavail) * UInt64(fs.f_frsize) < 1 << 20 else { return nil }
             return BackupError.cannotWrite(path: path, code: ENOSPC)
         }
 

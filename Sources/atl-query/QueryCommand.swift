@@ -64,8 +64,10 @@ public struct QueryCommand: ParsableCommand {
             duplicates groups photos that are the same picture. Photos within --verify-within pHash \
             bits, or one within 10 bits of a window of the other (phashWindows, which \
             atl-classify --task hash and atl-import --images add), are read and compared by their \
-            local features, which find crops, re-framings and small turns that move the hash far; where the features cannot tell (a plain photo, a \
-            file that cannot be read), and with --hash-only, photos within --threshold bits count.
+            local features, which find crops, re-framings and small turns that move the hash far; a \
+            plain photo with too few features is compared pixel by pixel; where neither can tell (a \
+            blank photo, a file that cannot be read), and with --hash-only, photos within \
+            --threshold bits count.
 
             EXAMPLES
               atl-query garments --where 'season has winter' --where category=outerwear --sort -wearCount

@@ -89,6 +89,33 @@ final class CroppedDuplicateTests: XCTestCase {
         XCTAssertTrue(bad.err.contains("phashWindows"), bad.err)
     }
 
+    func testAPlainPhotoAndItsCropAreComparedPixelByPixel() throws {
+        // A wall under soft light: a gradient with faint grain, too plain for local features. Its
+        // crop (12 % off the left) joins it; the same wall's grain elsewhere does not.
+        let made = try sh.run(#"""
+            mkdir -p plain && python3 -c "
+            import random
+            from PIL import Image, ImageFilter
+            def wall(seed, size=(480, 360)):
+                rng = random.Random(seed)
+                grain = Image.new('L', size)
+                grain.putdata([rng.randrange(256) for _ in range(size[0] * size[1])])
+                grain = grain.filter(ImageFilter.GaussianBlur(1.5))
+                light = Image.linear_gradient('L').rotate(60).resize(size)
+                return Image.blend(light, grain, 0.25)
+            a = wall(1)
+            a.save('plain/wall.jpg', quality=92)
+            a.crop((58, 0, 480, 360)).save('plain/wall-crop.jpg', quality=90)
+            wall(2).save('plain/other-wall.jpg', quality=92)
+            "
+            """#)
+        XCTAssertEqual(made.status, 0, made.err)
+        try sh.run("atl-classify --task hash plain/*.jpg > hashes.ndjson")
+        let found = try sh.run("atl-query - duplicates hashes.ndjson")
+        XCTAssertEqual(found.status, 0, found.err)
+        XCTAssertEqual(groups(found), [["wall-crop.jpg", "wall.jpg"]])
+    }
+
     func testAPhotoThatCannotBeReadFallsBackToTheHash() throws {
         try sh.run("atl-classify --task hash photos/a.jpg photos/a-half.jpg photos/b.jpg > hashes.ndjson")
         // The half-size copy's file is gone: its pairs are judged by pHash alone, with a warning.

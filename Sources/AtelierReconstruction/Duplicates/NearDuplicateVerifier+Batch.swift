@@ -30,7 +30,10 @@ extension NearDuplicateVerifier {
         let found: [Result<CompactFeatures, Error>] = splitter.map(photos.count, balanced: true) { k in
             defer { progress?(done.increment(), total) }
             guard let path = paths[photos[k]] else { return .failure(ReconstructionError.invalidModel("the record names no photo file")) }
-            return Result { CompactFeatures(try features(ofPhotoAt: path)) }
+            return Result {
+                let photo = try photo(at: path)
+                return CompactFeatures(photo.features, thumbnail: photo.thumbnail)
+            }
         }
         var slot = [Int: Int]()
         var unreadable = [Int: String]()
@@ -48,14 +51,19 @@ extension NearDuplicateVerifier {
         let verdicts: [Bool?] = splitter.map(pairs.count, balanced: true) { p in
             defer { progress?(done.increment(), total) }
             guard let i = slots[pairs[p].0], let j = slots[pairs[p].1] else { return nil }
-            return verdict(table[i].expanded(), table[j].expanded()).isDuplicate
+            return verdict(table[i], table[j]).isDuplicate
         }
         return BatchResult(verdicts: verdicts, unreadable: unreadable, features: slots.mapValues { table[$0] })
     }
 
-    /// The verdict on two photos whose features are already found.
+    /// The verdict on two photos whose features are already found; where the features cannot
+    /// tell (too few keypoints to refute), their pixels are compared (`DenseComparison`).
     public func verdict(_ first: CompactFeatures, _ second: CompactFeatures) -> Verdict {
-        verdict(first.expanded(), second.expanded())
+        var result = verdict(first.expanded(), second.expanded())
+        if result.isDuplicate == nil, let a = first.thumbnail, let b = second.thumbnail {
+            result.isDuplicate = DenseComparison.compare(a, b, isEdit: isEdit).isDuplicate
+        }
+        return result
     }
 }
 
@@ -65,8 +73,11 @@ public struct CompactFeatures: Sendable {
     let imageWidth: Int, imageHeight: Int, workingWidth: Int, workingHeight: Int
     let keypoints: [Keypoint]
     let descriptors: [UInt8]
+    /// For comparing pixels where the features cannot tell.
+    let thumbnail: DenseThumbnail?
 
-    init(_ features: Features) {
+    init(_ features: Features, thumbnail: DenseThumbnail? = nil) {
+        self.thumbnail = thumbnail
         imageWidth = features.imageWidth
         imageHeight = features.imageHeight
         workingWidth = features.workingWidth

@@ -29,7 +29,8 @@ public struct NearDuplicateVerifier: Sendable {
         /// …and this share of all matches.
         public var minInlierRatio = 0.5
         /// With fewer keypoints than this in either photo (a plain wall, a blurred shot), a
-        /// failed check says nothing: the verdict is "cannot tell", and the hash decides.
+        /// failed check says nothing: the verdict is "cannot tell", and the pixels
+        /// (`DenseComparison`) or else the hash decide.
         public var minFeaturesToRefute = 100
         /// An inlier lies within this share of the second photo's longer side of where the map
         /// puts it.
@@ -77,6 +78,11 @@ public struct NearDuplicateVerifier: Sendable {
 
     /// The features of the photo at `path` (JPEG or PNG, EXIF orientation applied).
     public func features(ofPhotoAt path: String) throws -> Features {
+        try photo(at: path).features
+    }
+
+    /// The features of the photo at `path` and its thumbnail for `DenseComparison`.
+    public func photo(at path: String) throws -> (features: Features, thumbnail: DenseThumbnail) {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         guard let data = try handle.read(upToCount: Self.maxFileBytes + 1) else {
@@ -100,7 +106,7 @@ public struct NearDuplicateVerifier: Sendable {
         guard longer > 0 else { throw ReconstructionError.unreadableImage(.corrupt("the image is empty")) }
         let width = max(1, (image.width * side + longer / 2) / longer), height = max(1, (image.height * side + longer / 2) / longer)
         let working = longer == side ? image : image.resized(width: width, height: height, filter: .bilinear)
-        return try extractor.extract(from: working)
+        return (try extractor.extract(from: working), DenseThumbnail(working))
     }
 
     /// Whether `first` and `second` show the same picture.
