@@ -25,34 +25,11 @@ extension DuplicateGroups {
             }
             return
         }
-        let radius = threshold / 4
-        var starts = [[Int32]](repeating: [], count: 4)
-        var entries = [[Int32]](repeating: [], count: 4)
-        for c in 0 ..< 4 {
-            var counts = [Int32](repeating: 0, count: 65537)
-            for w in table { counts[Int(chunk(w, c)) + 1] += 1 }
-            for v in 0 ..< 65536 { counts[v + 1] += counts[v] }
-            var fill = counts
-            var list = [Int32](repeating: 0, count: table.count)
-            for (k, w) in table.enumerated() {
-                let v = Int(chunk(w, c))
-                list[Int(fill[v])] = Int32(k)
-                fill[v] += 1
-            }
-            starts[c] = counts
-            entries[c] = list
-        }
-        let probes = masks(bits: 16, upTo: radius)
+        let index = ChunkIndex(table)
+        let probes = masks(bits: 16, upTo: threshold / 4)
         for (a, h) in hashes.enumerated() {
-            for c in 0 ..< 4 {
-                let value = chunk(h, c)
-                for mask in probes {
-                    let v = Int(value ^ mask)
-                    for k in Int(starts[c][v]) ..< Int(starts[c][v + 1]) {
-                        let entry = Int(entries[c][k])
-                        if (h ^ table[entry]).nonzeroBitCount <= threshold { report(a, Int(owner[entry])) }
-                    }
-                }
+            index.forEachSharingAChunk(with: h, probes: probes) { entry in
+                if (h ^ table[entry]).nonzeroBitCount <= threshold { report(a, Int(owner[entry])) }
             }
         }
     }

@@ -96,38 +96,49 @@ public enum DuplicateGroups {
             }
             return
         }
-        let radius = threshold / 4
-        // tables[c][value]: the photos whose chunk c equals value, as a CSR-style index.
-        var starts = [[Int32]](repeating: [], count: 4)
-        var entries = [[Int32]](repeating: [], count: 4)
-        for c in 0 ..< 4 {
-            var counts = [Int32](repeating: 0, count: 65537)
-            for h in hashes { counts[Int(chunk(h, c)) + 1] += 1 }
-            for v in 0 ..< 65536 { counts[v + 1] += counts[v] }
-            var fill = counts
-            var list = [Int32](repeating: 0, count: hashes.count)
-            for (i, h) in hashes.enumerated() {
-                let v = Int(chunk(h, c))
-                list[Int(fill[v])] = Int32(i)
-                fill[v] += 1
-            }
-            starts[c] = counts
-            entries[c] = list
-        }
-        let probes = masks(bits: 16, upTo: radius)
+        let index = ChunkIndex(hashes)
+        let probes = masks(bits: 16, upTo: threshold / 4)
         var seen = [Int32](repeating: -1, count: hashes.count)  // last photo `a` that checked b
         for a in 0 ..< hashes.count {
             let h = hashes[a]
+            index.forEachSharingAChunk(with: h, probes: probes) { b in
+                guard b > a, seen[b] != Int32(a) else { return }
+                seen[b] = Int32(a)
+                if (h ^ hashes[b]).nonzeroBitCount <= threshold { link(a, b) }
+            }
+        }
+    }
+
+    /// The multi-index hashing table: for each of the four 16-bit chunks, the hashes whose chunk
+    /// has each value, as a CSR-style index.
+    struct ChunkIndex {
+        private var starts: [[Int32]] = [], entries: [[Int32]] = []
+
+        init(_ hashes: [UInt64]) {
             for c in 0 ..< 4 {
-                let value = chunk(h, c)
+                var counts = [Int32](repeating: 0, count: 65537)
+                for h in hashes { counts[Int(chunk(h, c)) + 1] += 1 }
+                for v in 0 ..< 65536 { counts[v + 1] += counts[v] }
+                var fill = counts
+                var list = [Int32](repeating: 0, count: hashes.count)
+                for (i, h) in hashes.enumerated() {
+                    let v = Int(chunk(h, c))
+                    list[Int(fill[v])] = Int32(i)
+                    fill[v] += 1
+                }
+                starts.append(counts)
+                entries.append(list)
+            }
+        }
+
+        /// Calls `body` with the index of every hash whose chunk equals one of `hash`'s chunks
+        /// xor one of `probes`; a hash may come once per chunk it shares.
+        func forEachSharingAChunk(with hash: UInt64, probes: [UInt16], _ body: (Int) -> Void) {
+            for c in 0 ..< 4 {
+                let value = chunk(hash, c)
                 for mask in probes {
                     let v = Int(value ^ mask)
-                    for k in Int(starts[c][v]) ..< Int(starts[c][v + 1]) {
-                        let b = Int(entries[c][k])
-                        guard b > a, seen[b] != Int32(a) else { continue }
-                        seen[b] = Int32(a)
-                        if (h ^ hashes[b]).nonzeroBitCount <= threshold { link(a, b) }
-                    }
+                    for k in Int(starts[c][v]) ..< Int(starts[c][v + 1]) { body(Int(entries[c][k])) }
                 }
             }
         }
