@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Groups near-duplicate photos by the Hamming distance of their 64-bit perceptual hashes.
 ///
 /// A group is a complete-linkage cluster: every two photos in it differ in at most `threshold`
@@ -86,62 +88,140 @@ public enum DuplicateGroups {
         return (groups, others.sorted())
     }
 
-    /// Calls `link(a, b)` (a < b) once for every pair within `threshold` bits.
+    /// Calls `link(a, b)` (a < b) once for every pair within `threshold` bits, in order of `a`
+    /// and then `b`. The search runs on every core; `link` is called on the caller's thread.
     public static func forEachPair(_ hashes: [UInt64], threshold: Int, _ link: (Int, Int) -> Void) {
         guard hashes.count > 1 else { return }
+        let found: [[Int64]]
         if threshold >= 16 || hashes.count < 64 {
             // Wide thresholds defeat the index (every chunk matches); small inputs do not need it.
-            for a in 0 ..< hashes.count {
-                for b in a + 1 ..< hashes.count where (hashes[a] ^ hashes[b]).nonzeroBitCount <= threshold { link(a, b) }
+            found = inStripes(hashes.count) { rows, pairs in
+                hashes.withUnsafeBufferPointer { all in
+                    for a in rows {
+                        let h = all[a]
+                        for b in a + 1 ..< all.count where (h ^ all[b]).nonzeroBitCount <= threshold { pairs.append(pair(a, b)) }
+                    }
+                }
             }
-            return
+        } else {
+            let index = ChunkIndex(hashes)
+            let probes = masks(bits: 16, upTo: threshold / 4)
+            found = inStripes(hashes.count) { rows, pairs in
+                var seen = [Int32](repeating: -1, count: hashes.count)  // the last photo `a` that found b
+                for a in rows {
+                    index.forEachWithin(threshold, of: hashes[a], probes: probes) { b in
+                        guard b > a, seen[b] != Int32(a) else { return }
+                        seen[b] = Int32(a)
+                        pairs.append(pair(a, b))
+                    }
+                }
+            }
         }
-        let index = ChunkIndex(hashes)
-        let probes = masks(bits: 16, upTo: threshold / 4)
-        var seen = [Int32](repeating: -1, count: hashes.count)  // last photo `a` that checked b
-        for a in 0 ..< hashes.count {
-            let h = hashes[a]
-            index.forEachSharingAChunk(with: h, probes: probes) { b in
-                guard b > a, seen[b] != Int32(a) else { return }
-                seen[b] = Int32(a)
-                if (h ^ hashes[b]).nonzeroBitCount <= threshold { link(a, b) }
+        linkInOrder(found, link)
+    }
+
+    /// Calls `link(a, b)` for each pair the stripes found, once, in order of `a` and then `b`.
+    static func linkInOrder(_ found: [[Int64]], _ link: (Int, Int) -> Void) {
+        var keys = found.flatMap { $0 }
+        keys.sort()
+        var last: Int64 = -1
+        for key in keys where key != last {
+            last = key
+            link(Int(key >> 32), Int(key & 0xFFFF_FFFF))
+        }
+    }
+
+    /// A pair (a < b) as one sortable number.
+    @inline(__always)
+    static func pair(_ a: Int, _ b: Int) -> Int64 { Int64(min(a, b)) << 32 | Int64(max(a, b)) }
+
+    /// `search(rows, &pairs)` over `0 ..< count` cut into interleaved stripes worked on every
+    /// core; the pairs each stripe found, stripes in order. Rows go round-robin in small runs,
+    /// so a triangular search (row a looks at rows after it) is shared evenly.
+    static func inStripes(_ count: Int, _ search: @Sendable (StrideRows, inout [Int64]) -> Void) -> [[Int64]] {
+        let stripes = min(count, 64), run = 16
+        let results = UnsafeMutablePointer<[Int64]>.allocate(capacity: stripes)
+        results.initialize(repeating: [], count: stripes)
+        defer { results.deinitialize(count: stripes); results.deallocate() }
+        let shared = SharedPointer(base: results)
+        DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
+            var pairs: [Int64] = []
+            search(StrideRows(first: stripe * run, count: count, step: stripes * run, run: run), &pairs)
+            shared.base[stripe] = pairs
+        }
+        return Array(UnsafeBufferPointer(start: results, count: stripes))
+    }
+
+    /// The rows of one stripe: runs of `run` rows every `step` rows from `first`, below `count`.
+    struct StrideRows: Sequence, Sendable {
+        let first: Int, count: Int, step: Int, run: Int
+
+        func makeIterator() -> AnyIterator<Int> {
+            var start = first, k = 0
+            return AnyIterator {
+                if k == run { start += step; k = 0 }
+                let row = start + k
+                guard row < count else { return nil }
+                k += 1
+                return row
             }
         }
     }
 
-    /// The multi-index hashing table: for each of the four 16-bit chunks, the hashes whose chunk
-    /// has each value, as a CSR-style index.
-    struct ChunkIndex {
-        private var starts: [[Int32]] = [], entries: [[Int32]] = []
+    /// The multi-index hashing table: for each of the four 16-bit chunks, the hashes bucketed
+    /// by that chunk's value (`ChunkBuckets`).
+    struct ChunkIndex: Sendable {
+        private let chunks: [ChunkBuckets]
 
         init(_ hashes: [UInt64]) {
-            for c in 0 ..< 4 {
-                var counts = [Int32](repeating: 0, count: 65537)
-                for h in hashes { counts[Int(chunk(h, c)) + 1] += 1 }
-                for v in 0 ..< 65536 { counts[v + 1] += counts[v] }
-                var fill = counts
-                var list = [Int32](repeating: 0, count: hashes.count)
-                for (i, h) in hashes.enumerated() {
-                    let v = Int(chunk(h, c))
-                    list[Int(fill[v])] = Int32(i)
-                    fill[v] += 1
-                }
-                starts.append(counts)
-                entries.append(list)
-            }
+            chunks = (0 ..< 4).map { ChunkBuckets(hashes, chunk: $0) }
         }
 
-        /// Calls `body` with the index of every hash whose chunk equals one of `hash`'s chunks
-        /// xor one of `probes`; a hash may come once per chunk it shares.
-        func forEachSharingAChunk(with hash: UInt64, probes: [UInt16], _ body: (Int) -> Void) {
-            for c in 0 ..< 4 {
+        /// Calls `body` with the position of every hash within `threshold` bits of `hash`,
+        /// given `probes`, every 16-bit value of at most ⌊threshold/4⌋ bits: two hashes that
+        /// close agree that closely on at least one chunk. A hash may come once per chunk it
+        /// agrees on.
+        func forEachWithin(_ threshold: Int, of hash: UInt64, probes: [UInt16], _ body: (Int) -> Void) {
+            for (c, buckets) in chunks.enumerated() {
                 let value = chunk(hash, c)
                 for mask in probes {
-                    let v = Int(value ^ mask)
-                    for k in Int(starts[c][v]) ..< Int(starts[c][v + 1]) { body(Int(entries[c][k])) }
+                    for k in buckets.range(of: value ^ mask) where (hash ^ buckets.keys[k]).nonzeroBitCount <= threshold {
+                        body(Int(buckets.ids[k]))
+                    }
                 }
             }
         }
+    }
+
+    /// Hashes bucketed by the value of one 16-bit chunk (CSR-style: where each value's run
+    /// starts, then the hashes and their ids in value order), so the hashes a probe must check
+    /// are read in a row.
+    struct ChunkBuckets: Sendable {
+        let starts: [Int32]
+        let keys: [UInt64]
+        let ids: [Int32]
+
+        /// `hashes` by their chunk `c`, each with its position as id (or `ids[position]`).
+        init(_ hashes: [UInt64], ids given: [Int32]? = nil, chunk c: Int) {
+            var counts = [Int32](repeating: 0, count: 65537)
+            for h in hashes { counts[Int(chunk(h, c)) + 1] += 1 }
+            for v in 0 ..< 65536 { counts[v + 1] += counts[v] }
+            var fill = counts
+            var keys = [UInt64](repeating: 0, count: hashes.count)
+            var ids = [Int32](repeating: 0, count: hashes.count)
+            for (i, h) in hashes.enumerated() {
+                let v = Int(chunk(h, c))
+                keys[Int(fill[v])] = h
+                ids[Int(fill[v])] = given?[i] ?? Int32(i)
+                fill[v] += 1
+            }
+            starts = counts
+            self.keys = keys
+            self.ids = ids
+        }
+
+        @inline(__always)
+        func range(of value: UInt16) -> Range<Int> { Int(starts[Int(value)]) ..< Int(starts[Int(value) + 1]) }
     }
 
     @inline(__always)

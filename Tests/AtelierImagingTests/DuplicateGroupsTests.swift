@@ -51,6 +51,28 @@ final class DuplicateGroupsTests: XCTestCase {
         XCTAssertEqual(others, [1001])
     }
 
+    /// Both searches (the chunk index, and every pair for wide thresholds), on every core, give
+    /// exactly the pairs within the threshold, each once, in order.
+    func testThePairSearchFindsEveryPairWithinOnceInOrder() {
+        var seeded = SplitMix64(seed: 0x5EA_2C4)
+        let centres = (0 ..< 20).map { _ in seeded.next() }
+        let hashes: [UInt64] = (0 ..< 700).map { _ in
+            var h = centres[Int(seeded.next() % 20)]
+            for _ in 0 ..< Int(seeded.next() % 8) { h ^= 1 << (seeded.next() % 64) }
+            return h
+        }
+        for threshold in [3, 8, 18] {
+            var found: [[Int]] = []
+            DuplicateGroups.forEachPair(hashes, threshold: threshold) { found.append([$0, $1]) }
+            var want: [[Int]] = []
+            for a in hashes.indices {
+                for b in a + 1 ..< hashes.count where (hashes[a] ^ hashes[b]).nonzeroBitCount <= threshold { want.append([a, b]) }
+            }
+            XCTAssertEqual(found, want, "threshold \(threshold)")
+            XCTAssertGreaterThan(want.count, 100, "threshold \(threshold)")
+        }
+    }
+
     func testMatchesTheReferenceOnClusteredHashes() {
         var seeded = SplitMix64(seed: 0xD0B_1E5)
         for round in 0 ..< 40 {
@@ -203,7 +225,8 @@ final class WindowHashTests: XCTestCase {
             for b in 0 ..< (i % 11) { h ^= 1 << UInt64((b * 7 + i) % 64) }
             hashes[i + 1] = h
         }
-        for threshold in [6, 10] {
+        // 6 and 10 go through the chunk join; 20 through the plain search.
+        for threshold in [6, 10, 20] {
             var indexed: [[Int]] = []
             DuplicateGroups.forEachWindowPair(hashes, windows: windows, threshold: threshold) { indexed.append([$0, $1]) }
             var brute = Set<[Int]>()
@@ -214,6 +237,7 @@ final class WindowHashTests: XCTestCase {
             }
             XCTAssertEqual(indexed.count, Set(indexed).count, "each pair once")
             XCTAssertEqual(Set(indexed), brute)
+            XCTAssertEqual(indexed, indexed.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }, "in order of the first photo, then the second")
             XCTAssertGreaterThan(brute.count, threshold == 6 ? 50 : 80)
         }
     }
