@@ -7,8 +7,10 @@ import PackageDescription
 /// instructions; every x86-64 processor since 2008 has the instruction, so AtelierImaging uses it.
 #if arch(x86_64)
 let popcount = ["-Xcc", "-mpopcnt"]
+let popcountC = ["-mpopcnt"]
 #else
 let popcount: [String] = []
+let popcountC: [String] = []
 #endif
 
 let package = Package(
@@ -46,10 +48,12 @@ let package = Package(
         // The lookbook: a static web site of the wardrobe (garments, outfits, insights, laundry,
         // duplicate photos), written whole or not at all and incrementally.
         .target(name: "AtelierLookbook", dependencies: ["AtelierRecords", "AtelierFormats", "AtelierWardrobe", "AtelierCharts", "AtelierImaging"]),
+        // Hamming-distance scans with AVX2 where the processor has it (chosen at run time).
+        .target(name: "CHamming", cSettings: [.unsafeFlags(["-O3"] + popcountC)]),
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.
-        .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "AtelierWardrobe", "CJPEG", "CPNG"], swiftSettings: [.unsafeFlags(["-O"] + popcount)]),
+        .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "AtelierWardrobe", "CJPEG", "CPNG", "CHamming"], swiftSettings: [.unsafeFlags(["-O"] + popcount)]),
         // The SQLite catalog: schema, migrations, stores, queries, stats.
         .target(name: "AtelierCatalog", dependencies: [
             "AtelierRecords", "AtelierFormats", "AtelierWardrobe",
@@ -118,7 +122,7 @@ let package = Package(
         .target(name: "AtelierTestSupport", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Tests/AtelierTestSupport"),
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "AtelierWardrobe", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
+        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "CHamming", "AtelierWardrobe", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierBackup", "AtelierTestSupport"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierWardrobe", "AtelierBackup", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),

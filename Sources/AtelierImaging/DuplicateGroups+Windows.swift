@@ -6,7 +6,7 @@ extension DuplicateGroups {
     ///
     /// Multi-index hashing as in `forEachPair`, done as a join: for each 16-bit chunk, the
     /// windows and the pHashes are bucketed by its value, and each bucket of windows is checked
-    /// against the buckets of pHashes within ⌊threshold/4⌋ bits of its value. A bucket of
+    /// against the buckets of pHashes within that chunk's radius of its value (`probeMasks`). A bucket of
     /// windows is read once for all its probes, where probing window by window would look up
     /// a few hundred buckets at random for each of 48 windows a photo (100,000 photos: 2.6
     /// billion lookups, a minute).
@@ -17,28 +17,48 @@ extension DuplicateGroups {
         guard hashes.count > 1, !table.isEmpty else { return }
         let found: [[Int64]]
         if threshold >= 16 || table.count < 4096 {
-            // Wide thresholds defeat the chunks; a small table does not need them.
+            // Wide thresholds defeat the chunks; a small table does not need them. Each window
+            // is scanned against every pHash.
             found = inStripes(table.count) { rows, pairs in
-                for k in rows {
-                    for (a, h) in hashes.enumerated() where a != Int(owner[k]) && (h ^ table[k]).nonzeroBitCount <= threshold {
-                        pairs.append(pair(a, Int(owner[k])))
+                hashes.withUnsafeBufferPointer { all in
+                    let hits = UnsafeMutablePointer<UInt32>.allocate(capacity: all.count)
+                    defer { hits.deallocate() }
+                    for k in rows {
+                        let b = Int(owner[k])
+                        for i in 0 ..< scan(table[k], all.baseAddress!, all.count, threshold, hits) where Int(hits[i]) != b {
+                            pairs.append(pair(Int(hits[i]), b))
+                        }
                     }
                 }
             }
         } else {
-            let probes = masks(bits: 16, upTo: threshold / 4)
-            found = (0 ..< 4).flatMap { c in
+            let probes = probeMasks(threshold: threshold)
+            found = (0 ..< 4).filter { !probes[$0].isEmpty }.flatMap { c in
                 let photos = ChunkBuckets(hashes, chunk: c), tiles = ChunkBuckets(table, ids: owner, chunk: c)
+                let reach = probes[c].count * photos.largest  // the most pHashes one value's probes gather
                 return inStripes(65536) { values, pairs in
+                    // The pHashes in the buckets a value probes, gathered in a row, so each
+                    // window is scanned against a few hundred at once.
+                    let near = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, reach))
+                    let nearIDs = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, reach))
+                    let hits = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, reach))
+                    defer { near.deallocate(); nearIDs.deallocate(); hits.deallocate() }
                     for v in values {
                         let windowRun = tiles.range(of: UInt16(v))
                         guard !windowRun.isEmpty else { continue }
-                        for mask in probes {
+                        var count = 0
+                        for mask in probes[c] {
                             for p in photos.range(of: UInt16(v) ^ mask) {
-                                let h = photos.keys[p], a = Int(photos.ids[p])
-                                for k in windowRun where (h ^ tiles.keys[k]).nonzeroBitCount <= threshold && a != Int(tiles.ids[k]) {
-                                    pairs.append(pair(a, Int(tiles.ids[k])))
-                                }
+                                near[count] = photos.keys[p]
+                                nearIDs[count] = photos.ids[p]
+                                count += 1
+                            }
+                        }
+                        guard count > 0 else { continue }
+                        for k in windowRun {
+                            let b = Int(tiles.ids[k])
+                            for i in 0 ..< scan(tiles.keys[k], near, count, threshold, hits) where Int(nearIDs[Int(hits[i])]) != b {
+                                pairs.append(pair(Int(nearIDs[Int(hits[i])]), b))
                             }
                         }
                     }

@@ -1,3 +1,4 @@
+import CHamming
 import Dispatch
 
 /// Groups near-duplicate photos by the Hamming distance of their 64-bit perceptual hashes.
@@ -9,8 +10,8 @@ import Dispatch
 /// backdrop — into groups of dozens; complete linkage keeps a group a set of true look-alikes.
 ///
 /// Pairs are found by multi-index hashing (Norouzi, Punjani and Fleet, "Fast Search in Hamming
-/// Space with Multi-Index Hashing", CVPR 2012): the hash is cut into four 16-bit chunks; two
-/// hashes within `threshold` bits agree within ⌊threshold/4⌋ bits on at least one chunk, so each
+/// Space with Multi-Index Hashing", CVPR 2012): the hash is cut into four 16-bit chunks, and two
+/// hashes within `threshold` bits agree closely on at least one of them (`probeMasks`), so each
 /// photo probes only the chunk values that close to its own. On 100,000 hashes that is a few
 /// hundred candidates per photo instead of 100,000. Equal hashes are clustered once, so a
 /// thousand copies of one photo cost one photo.
@@ -94,18 +95,19 @@ public enum DuplicateGroups {
         guard hashes.count > 1 else { return }
         let found: [[Int64]]
         if threshold >= 16 || hashes.count < 64 {
-            // Wide thresholds defeat the index (every chunk matches); small inputs do not need it.
+            // Wide thresholds defeat the index (every chunk matches); small inputs do not need
+            // it. Each row is scanned against the rows after it, 256 at a time (ScanTable).
+            let table = ScanTable(hashes)
             found = inStripes(hashes.count) { rows, pairs in
-                hashes.withUnsafeBufferPointer { all in
-                    for a in rows {
-                        let h = all[a]
-                        for b in a + 1 ..< all.count where (h ^ all[b]).nonzeroBitCount <= threshold { pairs.append(pair(a, b)) }
-                    }
+                let hits = UnsafeMutablePointer<UInt32>.allocate(capacity: hashes.count)
+                defer { hits.deallocate() }
+                for a in rows where a + 1 < hashes.count {
+                    for k in 0 ..< table.scan(hashes[a], from: a + 1, threshold, hits) { pairs.append(pair(a, a + 1 + Int(hits[k]))) }
                 }
             }
         } else {
             let index = ChunkIndex(hashes)
-            let probes = masks(bits: 16, upTo: threshold / 4)
+            let probes = probeMasks(threshold: threshold)
             found = inStripes(hashes.count) { rows, pairs in
                 var seen = [Int32](repeating: -1, count: hashes.count)  // the last photo `a` that found b
                 for a in rows {
@@ -178,13 +180,12 @@ public enum DuplicateGroups {
         }
 
         /// Calls `body` with the position of every hash within `threshold` bits of `hash`,
-        /// given `probes`, every 16-bit value of at most ⌊threshold/4⌋ bits: two hashes that
-        /// close agree that closely on at least one chunk. A hash may come once per chunk it
+        /// given `probes = probeMasks(threshold: threshold)`. A hash may come once per chunk it
         /// agrees on.
-        func forEachWithin(_ threshold: Int, of hash: UInt64, probes: [UInt16], _ body: (Int) -> Void) {
+        func forEachWithin(_ threshold: Int, of hash: UInt64, probes: [[UInt16]], _ body: (Int) -> Void) {
             for (c, buckets) in chunks.enumerated() {
                 let value = chunk(hash, c)
-                for mask in probes {
+                for mask in probes[c] {
                     for k in buckets.range(of: value ^ mask) where (hash ^ buckets.keys[k]).nonzeroBitCount <= threshold {
                         body(Int(buckets.ids[k]))
                     }
@@ -200,24 +201,56 @@ public enum DuplicateGroups {
         let starts: [Int32]
         let keys: [UInt64]
         let ids: [Int32]
+        /// The most hashes of any one value.
+        let largest: Int
 
-        /// `hashes` by their chunk `c`, each with its position as id (or `ids[position]`).
+        /// `hashes` by their chunk `c`, each with its position as id (or `ids[position]`), in
+        /// input order within a value. A counting sort, in parts on every core: each part counts
+        /// its values, then writes its hashes after the earlier parts' of the same value.
         init(_ hashes: [UInt64], ids given: [Int32]? = nil, chunk c: Int) {
-            var counts = [Int32](repeating: 0, count: 65537)
-            for h in hashes { counts[Int(chunk(h, c)) + 1] += 1 }
-            for v in 0 ..< 65536 { counts[v + 1] += counts[v] }
-            var fill = counts
-            var keys = [UInt64](repeating: 0, count: hashes.count)
-            var ids = [Int32](repeating: 0, count: hashes.count)
-            for (i, h) in hashes.enumerated() {
-                let v = Int(chunk(h, c))
-                keys[Int(fill[v])] = h
-                ids[Int(fill[v])] = given?[i] ?? Int32(i)
-                fill[v] += 1
+            let parts = hashes.count >= 1 << 16 ? 4 : 1
+            let partSize = (hashes.count + parts - 1) / parts
+            @Sendable func part(_ p: Int) -> Range<Int> { min(p * partSize, hashes.count) ..< min((p + 1) * partSize, hashes.count) }
+            // counts[p * 65536 + v]: hashes of value v in part p, then where part p writes them.
+            let counts = UnsafeMutablePointer<Int32>.allocate(capacity: parts * 65536)
+            counts.initialize(repeating: 0, count: parts * 65536)
+            defer { counts.deallocate() }
+            let shared = SharedPointer(base: counts)
+            DispatchQueue.concurrentPerform(iterations: parts) { p in
+                let mine = shared.base + p * 65536
+                for k in part(p) { mine[Int(chunk(hashes[k], c))] += 1 }
             }
-            starts = counts
-            self.keys = keys
-            self.ids = ids
+            var starts = [Int32](repeating: 0, count: 65537)
+            var next: Int32 = 0, most: Int32 = 0
+            for v in 0 ..< 65536 {
+                starts[v] = next
+                var ofValue: Int32 = 0
+                for p in 0 ..< parts {
+                    let n = counts[p * 65536 + v]
+                    counts[p * 65536 + v] = next + ofValue
+                    ofValue += n
+                }
+                next += ofValue
+                most = max(most, ofValue)
+            }
+            starts[65536] = next
+            let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, hashes.count))
+            let ids = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, hashes.count))
+            defer { keys.deallocate(); ids.deallocate() }
+            let (sharedKeys, sharedIDs) = (SharedPointer(base: keys), SharedPointer(base: ids))
+            DispatchQueue.concurrentPerform(iterations: parts) { p in
+                let fill = shared.base + p * 65536
+                for k in part(p) {
+                    let h = hashes[k], v = Int(chunk(h, c)), slot = Int(fill[v])
+                    sharedKeys.base[slot] = h
+                    sharedIDs.base[slot] = given?[k] ?? Int32(k)
+                    fill[v] += 1
+                }
+            }
+            self.starts = starts
+            self.keys = Array(UnsafeBufferPointer(start: keys, count: hashes.count))
+            self.ids = Array(UnsafeBufferPointer(start: ids, count: hashes.count))
+            largest = Int(most)
         }
 
         @inline(__always)
@@ -227,8 +260,49 @@ public enum DuplicateGroups {
     @inline(__always)
     static func chunk(_ hash: UInt64, _ index: Int) -> UInt16 { UInt16(truncatingIfNeeded: hash >> (16 * index)) }
 
-    /// Every `bits`-bit value with at most `radius` bits set.
-    static func masks(bits: Int, upTo radius: Int) -> [UInt16] {
-        (0 ..< (1 << bits)).filter { $0.nonzeroBitCount <= radius }.map { UInt16($0) }
+    /// For each of the four chunks, the masks to probe it with so that every pair within
+    /// `threshold` bits is found: every 16-bit value of at most r_c bits, where the radii r_c
+    /// add up to `threshold - 3`. If two hashes differed in more than r_c bits on every chunk
+    /// c, they would differ in at least Σ(r_c + 1) = `threshold + 1`; so some chunk is within
+    /// its radius (the generalised pigeonhole principle: Qin et al., "GPH: Similarity Search in
+    /// Hamming Space", ICDE 2018). Where ⌊threshold/4⌋ on every chunk probes 548 values at 8
+    /// bits, radii (2, 1, 1, 1) probe 188. A chunk of radius -1 is not probed at all.
+    static func probeMasks(threshold: Int) -> [[UInt16]] {
+        let total = threshold - 3
+        let base = total >= 0 ? total / 4 : -((-total + 3) / 4)  // ⌊total/4⌋
+        let extra = total - 4 * base  // chunks that take one bit more
+        return (0 ..< 4).map { c in
+            let radius = base + (c < extra ? 1 : 0)
+            return (0 ..< (1 << 16)).filter { $0.nonzeroBitCount <= radius }.map { UInt16($0) }
+        }
+    }
+
+    /// Hashes laid out for scanning every row against the rows after it (CHamming's bit-sliced
+    /// table: 256 distances counted at once); freed with the last copy.
+    final class ScanTable: @unchecked Sendable {
+        private let table: OpaquePointer
+
+        init(_ hashes: [UInt64]) {
+            guard let made = hashes.withUnsafeBufferPointer({ atl_hamming_table_make($0.baseAddress, $0.count) }) else {
+                fatalError("out of memory for a table of \(hashes.count) hashes")
+            }
+            table = made
+        }
+
+        deinit { atl_hamming_table_free(table) }
+
+        /// Writes to `hits` (room for the hashes from `from` on) the positions, counted from
+        /// `from`, of those within `threshold` bits of `hash`; how many.
+        func scan(_ hash: UInt64, from: Int, _ threshold: Int, _ hits: UnsafeMutablePointer<UInt32>) -> Int {
+            atl_hamming_table_within(table, hash, from, UInt32(threshold), hits)
+        }
+    }
+
+    /// Writes to `hits` (room for `count`) the positions of the `count` hashes at `keys` within
+    /// `threshold` bits of `hash`, in order; how many (CHamming: four at once where it can).
+    @inline(__always)
+    static func scan(_ hash: UInt64, _ keys: UnsafePointer<UInt64>, _ count: Int, _ threshold: Int,
+                     _ hits: UnsafeMutablePointer<UInt32>) -> Int {
+        atl_hamming_within(hash, keys, count, UInt32(threshold), hits)
     }
 }

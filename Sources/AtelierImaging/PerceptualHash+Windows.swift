@@ -151,24 +151,26 @@ extension PerceptualHash {
 
     /// The hashes of a `phashWindows` string; nil unless it is whole groups of 16 hex digits.
     public static func parseList(_ text: String) -> [UInt64]? {
-        let bytes = Array(text.utf8)
-        guard bytes.count % 16 == 0 else { return nil }
-        var out: [UInt64] = []
-        out.reserveCapacity(bytes.count / 16)
-        for start in stride(from: 0, to: bytes.count, by: 16) {
-            var value: UInt64 = 0
-            for byte in bytes[start ..< start + 16] {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
+        var text = text
+        return text.withUTF8 { bytes -> [UInt64]? in
+            guard bytes.count % 16 == 0 else { return nil }
+            var out: [UInt64] = []
+            out.reserveCapacity(bytes.count / 16)
+            for start in stride(from: 0, to: bytes.count, by: 16) {
+                var value: UInt64 = 0
+                for byte in bytes[start ..< start + 16] {
+                    let digit: UInt8
+                    switch byte {
+                    case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                    case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                    case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                    default: return nil
+                    }
+                    value = value << 4 | UInt64(digit)
                 }
-                value = value << 4 | UInt64(digit)
+                out.append(value)
             }
-            out.append(value)
+            return out
         }
-        return out
     }
 }

@@ -40,7 +40,20 @@ public enum RegularFile {
     public static func read(_ path: String) throws(RecordsError) -> [UInt8] {
         let (fd, info) = try open(path)
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        return try read(fd, count: Int(info.st_size), path: path)
+    }
+
+    /// The whole content of the regular file at `path`, or nil, without reading it, when it is
+    /// over `limit` bytes (a photo no one would take, or a device pretending to be one).
+    public static func read(_ path: String, limit: Int) throws(RecordsError) -> [UInt8]? {
+        let (fd, info) = try open(path)
+        defer { close(fd) }
+        guard info.st_size <= limit else { return nil }
+        return try read(fd, count: Int(info.st_size), path: path)
+    }
+
+    private static func read(_ fd: Int32, count: Int, path: String) throws(RecordsError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }

@@ -41,7 +41,7 @@ final class NearDuplicateSearch: DuplicateGrouping.Judge {
             let (index, reason) = result.unreadable.min { $0.key < $1.key }!
             let name = paths[index] ?? photos[index]["id"]?.string ?? "#\(index + 1)"
             let count = result.unreadable.count
-            let others = count == 1 ? "" : " and \(count - 1) other photo\(count == 2 ? "" : "s")"
+            let others = count == 1 ? "" : ", and \(count - 1) other photo\(count == 2 ? "" : "s")"
             warnings.append("\(JSONWriter.string(.string(name))): \(reason)\(others): pairs with \(count == 1 ? "it" : "them") were judged by pHash alone (--threshold)")
         }
         return result.verdicts

@@ -61,7 +61,8 @@ final class DuplicateGroupsTests: XCTestCase {
             for _ in 0 ..< Int(seeded.next() % 8) { h ^= 1 << (seeded.next() % 64) }
             return h
         }
-        for threshold in [3, 8, 18] {
+        // Every radius split of the index (some chunks unprobed below 3) and the plain search.
+        for threshold in [0, 1, 2, 3, 5, 8, 11, 15, 18] {
             var found: [[Int]] = []
             DuplicateGroups.forEachPair(hashes, threshold: threshold) { found.append([$0, $1]) }
             var want: [[Int]] = []
@@ -69,7 +70,7 @@ final class DuplicateGroupsTests: XCTestCase {
                 for b in a + 1 ..< hashes.count where (hashes[a] ^ hashes[b]).nonzeroBitCount <= threshold { want.append([a, b]) }
             }
             XCTAssertEqual(found, want, "threshold \(threshold)")
-            XCTAssertGreaterThan(want.count, 100, "threshold \(threshold)")
+            XCTAssertGreaterThan(want.count, threshold < 3 ? 20 : 100, "threshold \(threshold)")
         }
     }
 
@@ -225,8 +226,9 @@ final class WindowHashTests: XCTestCase {
             for b in 0 ..< (i % 11) { h ^= 1 << UInt64((b * 7 + i) % 64) }
             hashes[i + 1] = h
         }
-        // 6 and 10 go through the chunk join; 20 through the plain search.
-        for threshold in [6, 10, 20] {
+        // 0 to 10 go through the chunk join (below 3 some chunks are not probed); 20 through
+        // the plain search.
+        for threshold in [0, 3, 6, 10, 20] {
             var indexed: [[Int]] = []
             DuplicateGroups.forEachWindowPair(hashes, windows: windows, threshold: threshold) { indexed.append([$0, $1]) }
             var brute = Set<[Int]>()
@@ -238,7 +240,7 @@ final class WindowHashTests: XCTestCase {
             XCTAssertEqual(indexed.count, Set(indexed).count, "each pair once")
             XCTAssertEqual(Set(indexed), brute)
             XCTAssertEqual(indexed, indexed.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }, "in order of the first photo, then the second")
-            XCTAssertGreaterThan(brute.count, threshold == 6 ? 50 : 80)
+            XCTAssertGreaterThan(brute.count, [0: 5, 3: 20, 6: 50][threshold] ?? 80, "threshold \(threshold)")
         }
     }
 }

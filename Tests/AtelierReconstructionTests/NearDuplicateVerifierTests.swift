@@ -93,12 +93,14 @@ final class NearDuplicateVerifierTests: XCTestCase {
             try write(original.resized(width: w / 2, height: h / 2), "half.jpg", in: directory, quality: 60),
             try write(Self.texture(seed: 2), "other.jpg", in: directory),
             directory.appendingPathComponent("missing.jpg").path,
+            directory.appendingPathComponent("fifo.jpg").path,  // opening it must not wait for a writer
         ]
+        XCTAssertEqual(mkfifo(paths[6], 0o600), 0)
         let verifier = try NearDuplicateVerifier()
-        let result = verifier.verify(pairs: [(0, 1), (0, 2), (0, 3), (0, 4), (1, 4), (0, 5)], paths: paths, threads: 2)
-        XCTAssertEqual(result.verdicts, [true, true, true, false, false, nil])
-        XCTAssertEqual(Array(result.unreadable.keys), [5])
-        XCTAssertTrue(result.unreadable[5]?.contains("missing.jpg") == true || result.unreadable[5]?.isEmpty == false)
+        let result = verifier.verify(pairs: [(0, 1), (0, 2), (0, 3), (0, 4), (1, 4), (0, 5), (6, 1)], paths: paths, threads: 2)
+        XCTAssertEqual(result.verdicts, [true, true, true, false, false, nil, nil])
+        XCTAssertEqual(result.unreadable, [5: "cannot read: No such file or directory", 6: "not a regular file"])
+        XCTAssertEqual(result.features.keys.sorted(), [0, 1, 2, 3, 4])
     }
 
     func testAMirrorOrAQuarterTurnIsNotAnEdit() throws {

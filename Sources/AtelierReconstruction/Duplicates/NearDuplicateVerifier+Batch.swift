@@ -1,3 +1,4 @@
+import AtelierRecords
 import Foundation
 
 extension NearDuplicateVerifier {
@@ -18,42 +19,51 @@ extension NearDuplicateVerifier {
     /// (totals: photos + pairs).
     public func verify(pairs: [(Int, Int)], paths: [String?], threads: Int = 0,
                        progress: (@Sendable (Int, Int) -> Void)? = nil) -> BatchResult {
-        var needed = Set<Int>()
+        var isNeeded = [Bool](repeating: false, count: paths.count)
         for (a, b) in pairs {
-            needed.insert(a)
-            needed.insert(b)
+            isNeeded[a] = true
+            isNeeded[b] = true
         }
-        let photos = needed.sorted()
+        let photos = isNeeded.indices.filter { isNeeded[$0] }
         let total = photos.count + pairs.count
         let splitter = WorkSplitter(threads: threads)
         let done = ProgressCounter()
         let found: [Result<CompactFeatures, Error>] = splitter.map(photos.count, balanced: true) { k in
-            defer { progress?(done.increment(), total) }
+            defer { progress?(done.add(1), total) }
             guard let path = paths[photos[k]] else { return .failure(ReconstructionError.invalidModel("the record names no photo file")) }
             return Result {
                 let photo = try photo(at: path)
                 return CompactFeatures(photo.features, thumbnail: photo.thumbnail)
             }
         }
-        var slot = [Int: Int]()
+        // slot[k]: where photo k's features are in `table`, or -1 where it could not be read.
+        var slot = [Int32](repeating: -1, count: paths.count)
         var unreadable = [Int: String]()
         var compact: [CompactFeatures] = []
         for (k, result) in zip(photos, found) {
             switch result {
             case .success(let features):
-                slot[k] = compact.count
+                slot[k] = Int32(compact.count)
                 compact.append(features)
             case .failure(let error):
-                unreadable[k] = (error as? ReconstructionError).map { "\($0)" } ?? error.localizedDescription
+                unreadable[k] = (error as? ReconstructionError).map { "\($0)" } ?? (error as? RecordsError)?.reason ?? error.localizedDescription
             }
         }
+        // Only pairs of two photos read are worth a thread; the others are nil at once (a
+        // hundred thousand unreadable photos would otherwise cost a lock or three per pair).
+        let judged = pairs.indices.filter { slot[pairs[$0].0] >= 0 && slot[pairs[$0].1] >= 0 }
+        if judged.count < pairs.count { progress?(done.add(pairs.count - judged.count), total) }
         let table = compact, slots = slot
-        let verdicts: [Bool?] = splitter.map(pairs.count, balanced: true) { p in
-            defer { progress?(done.increment(), total) }
-            guard let i = slots[pairs[p].0], let j = slots[pairs[p].1] else { return nil }
-            return verdict(table[i], table[j]).isDuplicate
+        let results: [Bool?] = splitter.map(judged.count, balanced: true) { j in
+            defer { progress?(done.add(1), total) }
+            let (a, b) = pairs[judged[j]]
+            return verdict(table[Int(slots[a])], table[Int(slots[b])]).isDuplicate
         }
-        return BatchResult(verdicts: verdicts, unreadable: unreadable, features: slots.mapValues { table[$0] })
+        var verdicts = [Bool?](repeating: nil, count: pairs.count)
+        for (j, verdict) in zip(judged, results) { verdicts[j] = verdict }
+        var features: [Int: CompactFeatures] = [:]
+        for k in photos where slot[k] >= 0 { features[k] = table[Int(slot[k])] }
+        return BatchResult(verdicts: verdicts, unreadable: unreadable, features: features)
     }
 
     /// The verdict on two photos whose features are already found; where the features cannot

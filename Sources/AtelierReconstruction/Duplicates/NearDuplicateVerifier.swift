@@ -1,4 +1,5 @@
 import AtelierImaging
+import AtelierRecords
 import Foundation
 
 /// Decides whether two photos are the same picture — re-encoded, resized, brightened, cropped,
@@ -83,14 +84,11 @@ public struct NearDuplicateVerifier: Sendable {
 
     /// The features of the photo at `path` and its thumbnail for `DenseComparison`.
     public func photo(at path: String) throws -> (features: Features, thumbnail: DenseThumbnail) {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        guard let data = try handle.read(upToCount: Self.maxFileBytes + 1) else {
-            throw ReconstructionError.unreadableImage(.corrupt("the file is empty"))
-        }
-        guard data.count <= Self.maxFileBytes else {
+        // A regular file only: a FIFO or a device named by a record must not hang the search.
+        guard let data = try RegularFile.read(path, limit: Self.maxFileBytes) else {
             throw ReconstructionError.unreadableImage(.corrupt("the file is over \(Self.maxFileBytes >> 20) MiB"))
         }
+        guard !data.isEmpty else { throw ReconstructionError.unreadableImage(.corrupt("the file is empty")) }
         let side = settings.workingSide
         let image = try data.withUnsafeBytes { bytes throws(ReconstructionError) -> Image in
             do throws(ImagingError) {

@@ -6,10 +6,13 @@ final class ProgressCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 
-    func increment() -> Int {
+    func increment() -> Int { add(1) }
+
+    /// Adds `count` done; the new total.
+    func add(_ count: Int) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        value += 1
+        value += count
         return value
     }
 }
