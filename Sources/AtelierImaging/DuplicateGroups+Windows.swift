@@ -6,10 +6,10 @@ extension DuplicateGroups {
     ///
     /// Multi-index hashing as in `forEachPair`, done as a join: for each 16-bit chunk, the
     /// windows and the pHashes are bucketed by its value, and each bucket of windows is checked
-    /// against the buckets of pHashes within that chunk's radius of its value (`probeMasks`). A bucket of
-    /// windows is read once for all its probes, where probing window by window would look up
-    /// a few hundred buckets at random for each of 48 windows a photo (100,000 photos: 2.6
-    /// billion lookups, a minute).
+    /// against the pHashes of the buckets within that chunk's radius of its value
+    /// (`probeMasks`), gathered in a row. A bucket of windows is read once for all its probes,
+    /// where probing window by window would look up a few hundred buckets at random for each of
+    /// 48 windows a photo (100,000 photos: 2.6 billion lookups, a minute).
     public static func forEachWindowPair(_ hashes: [UInt64], windows: [[UInt64]], threshold: Int, _ link: (Int, Int) -> Void) {
         precondition(hashes.count == windows.count && (0 ... 64).contains(threshold))
         let table = windows.flatMap { $0 }
