@@ -117,24 +117,33 @@ final class StreamFilter {
     }
 
     /// Parses every record of one input that meets the conditions and hands it to `take`
-    /// (and every record, whether or not it does, to `everyRecord`).
+    /// (and every record, whether or not it does, to `everyRecord`). Lines are parsed a batch at
+    /// a time on every core (`RecordBatch`); records are handed over in line order.
     func collect(_ reader: LineReader, everyRecord: (JSONObject) -> Void = { _ in }, _ take: (JSONObject) -> Void) throws {
+        var batch = RecordBatch(source: reader.source)
+        func hand(_ parsed: JSONObject) -> Bool {
+            let record = withComputedFields(parsed)
+            everyRecord(record)
+            do throws(RecordsError) {
+                for filter in try filters(for: record) where !filter.matches(record) { return true }
+            } catch {
+                filterError = error
+                return false
+            }
+            take(record)
+            return true
+        }
         do throws(LineReaderError<RecordsError>) {
             try reader.forEachLine { (line, number) throws(RecordsError) in
                 guard filterError == nil else { return }
-                let record = withComputedFields(try reader.record(line, number: number))
-                everyRecord(record)
-                do throws(RecordsError) {
-                    for filter in try filters(for: record) where !filter.matches(record) { return }
-                } catch {
-                    filterError = error
-                    return
-                }
-                take(record)
+                if batch.add(line, number: number) { try batch.drain(hand) }
             }
         } catch {
+            // An unreadable input: a bad line before it, still in the batch, is the one to tell.
+            if case .input = error, filterError == nil { try batch.drain(hand) }
             throw error.inputError
         }
+        if filterError == nil { try batch.drain(hand) }
         if let filterError { throw filterError }
     }
 }
