@@ -57,6 +57,24 @@ void atl_hamming_table_free(atl_hamming_table *table) {
         low = _mm256_xor_si256(u_, c);                                            \
     } while (0)
 
+/// Adds the bits of four planes that differ from the query's into the running `ones` and
+/// `twos`; returns the fours they carry out.
+__attribute__((target("avx2"))) static inline __m256i add4(const __m256i *p, const __m256i *q, __m256i *ones, __m256i *twos) {
+    __m256i twosA, twosB, fours;
+    CSA(twosA, *ones, *ones, _mm256_xor_si256(_mm256_load_si256(p), q[0]), _mm256_xor_si256(_mm256_load_si256(p + 1), q[1]));
+    CSA(twosB, *ones, *ones, _mm256_xor_si256(_mm256_load_si256(p + 2), q[2]), _mm256_xor_si256(_mm256_load_si256(p + 3), q[3]));
+    CSA(fours, *twos, *twos, twosA, twosB);
+    return fours;
+}
+
+/// The same for eight planes, adding into `fours` too; returns the eights carried out.
+__attribute__((target("avx2"))) static inline __m256i add8(const __m256i *p, const __m256i *q, __m256i *ones, __m256i *twos,
+                                                           __m256i *fours) {
+    __m256i foursA = add4(p, q, ones, twos), foursB = add4(p + 4, q + 4, ones, twos), eights;
+    CSA(eights, *fours, *fours, foursA, foursB);
+    return eights;
+}
+
 /// The lanes of one block whose hash is within `threshold` bits of the query, given as its
 /// 64 bit masks (`query[j]` all ones where bit j of the query is set): the distance of every
 /// lane is summed as a 7-bit number held bit-sliced, then compared with the threshold.
@@ -66,24 +84,8 @@ __attribute__((target("avx2"))) static inline __m256i block_within(const __m256i
     __m256i sixteens[4];
     for (int group = 0; group < 4; group++) {
         const __m256i *p = planes + group * 16, *q = query + group * 16;
-#define X(i) _mm256_xor_si256(_mm256_load_si256(p + (i)), q[i])
-        __m256i twosA, twosB, foursA, foursB, eightsA, eightsB;
-        CSA(twosA, ones, ones, X(0), X(1));
-        CSA(twosB, ones, ones, X(2), X(3));
-        CSA(foursA, twos, twos, twosA, twosB);
-        CSA(twosA, ones, ones, X(4), X(5));
-        CSA(twosB, ones, ones, X(6), X(7));
-        CSA(foursB, twos, twos, twosA, twosB);
-        CSA(eightsA, fours, fours, foursA, foursB);
-        CSA(twosA, ones, ones, X(8), X(9));
-        CSA(twosB, ones, ones, X(10), X(11));
-        CSA(foursA, twos, twos, twosA, twosB);
-        CSA(twosA, ones, ones, X(12), X(13));
-        CSA(twosB, ones, ones, X(14), X(15));
-        CSA(foursB, twos, twos, twosA, twosB);
-        CSA(eightsB, fours, fours, foursA, foursB);
+        __m256i eightsA = add8(p, q, &ones, &twos, &fours), eightsB = add8(p + 8, q + 8, &ones, &twos, &fours);
         CSA(sixteens[group], eights, eights, eightsA, eightsB);
-#undef X
     }
     // The four sixteens (0 to 4 of them a lane) as three bits.
     __m256i u = _mm256_xor_si256(sixteens[0], sixteens[1]), carry1 = _mm256_and_si256(sixteens[0], sixteens[1]);
