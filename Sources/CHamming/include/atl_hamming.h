@@ -30,7 +30,7 @@ size_t atl_hamming_table_within(const atl_hamming_table *table, uint64_t hash, s
 /// The same scan without vector instructions, as a processor without AVX2 runs it (for tests).
 size_t atl_hamming_within_portable(uint64_t hash, const uint64_t *keys, size_t count, unsigned threshold, uint32_t *out);
 
-/// The implementation in use: "avx2" or "scalar" (for the benchmarks' record).
+/// The implementation in use: "avx2" or "scalar" (named in the tests' failure messages).
 const char *atl_hamming_kind(void);
 
 #ifdef __cplusplus
