@@ -1,3 +1,5 @@
+import CHamming
+
 extension DuplicateGroups {
     /// Calls `link(a, b)` (a < b) once for every pair where one photo's pHash lies within
     /// `threshold` bits of one of the other's window pHashes (`PerceptualHash.windowPHashes`):
@@ -33,33 +35,38 @@ extension DuplicateGroups {
             }
         } else {
             let probes = probeMasks(threshold: threshold)
+            let photos = ChunkBuckets(capacity: hashes.count), tiles = ChunkBuckets(capacity: table.count)
             found = (0 ..< 4).filter { !probes[$0].isEmpty }.flatMap { c in
-                let photos = ChunkBuckets(hashes, chunk: c), tiles = ChunkBuckets(table, ids: owner, chunk: c)
+                photos.fill(hashes, chunk: c)
+                tiles.fill(table, ids: owner, chunk: c)
                 let reach = probes[c].count * photos.largest  // the most pHashes one value's probes gather
-                return inStripes(65536) { values, pairs in
-                    // The pHashes in the buckets a value probes, gathered in a row, so each
-                    // window is scanned against a few hundred at once.
-                    let near = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, reach))
-                    let nearIDs = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, reach))
-                    let hits = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, reach))
-                    defer { near.deallocate(); nearIDs.deallocate(); hits.deallocate() }
-                    for v in values {
-                        let windowRun = tiles.range(of: UInt16(v))
-                        guard !windowRun.isEmpty else { continue }
-                        var count = 0
-                        for mask in probes[c] {
-                            for p in photos.range(of: UInt16(v) ^ mask) {
-                                near[count] = photos.keys[p]
-                                nearIDs[count] = photos.ids[p]
-                                count += 1
+                return probes[c].withUnsafeBufferPointer { masks in
+                    let shared = SharedBuffer(buffer: masks)
+                    return inStripes(65536) { values, pairs in
+                        // The pHashes in the buckets a value probes are gathered in a row, so each
+                        // window is scanned against a few hundred at once (CHamming).
+                        let near = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, reach))
+                        let nearIDs = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, reach))
+                        let hits = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, reach))
+                        var out = [Int64](repeating: 0, count: 1024)
+                        defer { near.deallocate(); nearIDs.deallocate(); hits.deallocate() }
+                        let scratch = atl_join_scratch(keys: near, ids: nearIDs, hits: hits)
+                        for v in values {
+                            let windowRun = tiles.range(of: UInt16(v))
+                            guard !windowRun.isEmpty else { continue }
+                            func join(_ out: inout [Int64]) -> Int {
+                                out.withUnsafeMutableBufferPointer {
+                                    atl_hamming_join(photos.cBuckets, UInt16(v), shared.buffer.baseAddress, shared.buffer.count,
+                                                     tiles.keys + windowRun.lowerBound, tiles.ids + windowRun.lowerBound, windowRun.count,
+                                                     UInt32(threshold), scratch, $0.baseAddress, $0.count)
+                                }
                             }
-                        }
-                        guard count > 0 else { continue }
-                        for k in windowRun {
-                            let b = Int(tiles.ids[k])
-                            for i in 0 ..< scan(tiles.keys[k], near, count, threshold, hits) where Int(nearIDs[Int(hits[i])]) != b {
-                                pairs.append(pair(Int(nearIDs[Int(hits[i])]), b))
+                            var n = join(&out)
+                            if n > out.count {
+                                out = [Int64](repeating: 0, count: n)
+                                n = join(&out)
                             }
+                            pairs.append(contentsOf: out[..<n])
                         }
                     }
                 }

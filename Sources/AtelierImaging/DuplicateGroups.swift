@@ -196,31 +196,55 @@ public enum DuplicateGroups {
 
     /// Hashes bucketed by the value of one 16-bit chunk (CSR-style: where each value's run
     /// starts, then the hashes and their ids in value order), so the hashes a probe must check
-    /// are read in a row.
-    struct ChunkBuckets: Sendable {
-        let starts: [Int32]
-        let keys: [UInt64]
-        let ids: [Int32]
+    /// are read in a row. Held in memory of its own, freed with it: the window join builds one
+    /// of four and a half million windows per chunk, and copying that into arrays cost as much
+    /// as the sort.
+    final class ChunkBuckets: @unchecked Sendable {
+        let starts: UnsafeMutablePointer<Int32>
+        let keys: UnsafeMutablePointer<UInt64>
+        let ids: UnsafeMutablePointer<Int32>
+        /// The hashes it has room for.
+        let capacity: Int
         /// The most hashes of any one value.
-        let largest: Int
+        private(set) var largest = 0
 
-        /// `hashes` by their chunk `c`, each with its position as id (or `ids[position]`), in
-        /// input order within a value. A counting sort, in parts on every core: each part counts
-        /// its values, then writes its hashes after the earlier parts' of the same value.
-        init(_ hashes: [UInt64], ids given: [Int32]? = nil, chunk c: Int) {
-            let parts = hashes.count >= 1 << 16 ? 4 : 1
-            let partSize = (hashes.count + parts - 1) / parts
-            @Sendable func part(_ p: Int) -> Range<Int> { min(p * partSize, hashes.count) ..< min((p + 1) * partSize, hashes.count) }
+        /// `hashes` by their chunk `c`, each with its position as id (or `ids[position]`).
+        convenience init(_ hashes: [UInt64], ids given: [Int32]? = nil, chunk c: Int) {
+            self.init(capacity: hashes.count)
+            fill(hashes, ids: given, chunk: c)
+        }
+
+        /// Room for `capacity` hashes, to `fill` (again and again: the window join sorts its
+        /// windows once per chunk into the same memory, which the system need not hand out
+        /// and clear four times).
+        init(capacity: Int) {
+            self.capacity = capacity
+            starts = .allocate(capacity: 65537)
+            starts.initialize(repeating: 0, count: 65537)
+            keys = .allocate(capacity: max(1, capacity))
+            ids = .allocate(capacity: max(1, capacity))
+        }
+
+        /// Buckets `hashes` (at most `capacity`) by their chunk `c`, each with its position as
+        /// id (or `ids[position]`), in input order within a value. A counting sort (CHamming),
+        /// in parts on every core: each part counts its values, then writes its hashes after
+        /// the earlier parts' of the same value.
+        func fill(_ hashes: [UInt64], ids given: [Int32]? = nil, chunk c: Int) {
+            precondition(hashes.count <= capacity && (given == nil || given!.count == hashes.count))
+            let count = hashes.count, parts = count >= 1 << 16 ? 4 : 1, partSize = (count + parts - 1) / parts, chunk = UInt32(c)
+            @Sendable func part(_ p: Int) -> (Int, Int) { (min(p * partSize, count), min((p + 1) * partSize, count)) }
             // counts[p * 65536 + v]: hashes of value v in part p, then where part p writes them.
             let counts = UnsafeMutablePointer<Int32>.allocate(capacity: parts * 65536)
             counts.initialize(repeating: 0, count: parts * 65536)
             defer { counts.deallocate() }
             let shared = SharedPointer(base: counts)
-            DispatchQueue.concurrentPerform(iterations: parts) { p in
-                let mine = shared.base + p * 65536
-                for k in part(p) { mine[Int(chunk(hashes[k], c))] += 1 }
+            hashes.withUnsafeBufferPointer { all in
+                let source = SharedBuffer(buffer: all)
+                DispatchQueue.concurrentPerform(iterations: parts) { p in
+                    let (begin, end) = part(p)
+                    atl_chunk_count(source.buffer.baseAddress, begin, end, chunk, shared.base + p * 65536)
+                }
             }
-            var starts = [Int32](repeating: 0, count: 65537)
             var next: Int32 = 0, most: Int32 = 0
             for v in 0 ..< 65536 {
                 starts[v] = next
@@ -234,27 +258,32 @@ public enum DuplicateGroups {
                 most = max(most, ofValue)
             }
             starts[65536] = next
-            let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, hashes.count))
-            let ids = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, hashes.count))
-            defer { keys.deallocate(); ids.deallocate() }
-            let (sharedKeys, sharedIDs) = (SharedPointer(base: keys), SharedPointer(base: ids))
-            DispatchQueue.concurrentPerform(iterations: parts) { p in
-                let fill = shared.base + p * 65536
-                for k in part(p) {
-                    let h = hashes[k], v = Int(chunk(h, c)), slot = Int(fill[v])
-                    sharedKeys.base[slot] = h
-                    sharedIDs.base[slot] = given?[k] ?? Int32(k)
-                    fill[v] += 1
-                }
-            }
-            self.starts = starts
-            self.keys = Array(UnsafeBufferPointer(start: keys, count: hashes.count))
-            self.ids = Array(UnsafeBufferPointer(start: ids, count: hashes.count))
             largest = Int(most)
+            let (sharedKeys, sharedIDs) = (SharedPointer(base: keys), SharedPointer(base: ids))
+            hashes.withUnsafeBufferPointer { all in
+                func scatter(_ owners: SharedBuffer<Int32>?) {
+                    let source = SharedBuffer(buffer: all)
+                    DispatchQueue.concurrentPerform(iterations: parts) { p in
+                        let (begin, end) = part(p)
+                        atl_chunk_scatter(source.buffer.baseAddress, owners?.buffer.baseAddress, begin, end, chunk,
+                                          shared.base + p * 65536, sharedKeys.base, sharedIDs.base)
+                    }
+                }
+                if let given { given.withUnsafeBufferPointer { scatter(SharedBuffer(buffer: $0)) } } else { scatter(nil) }
+            }
+        }
+
+        deinit {
+            starts.deallocate()
+            keys.deallocate()
+            ids.deallocate()
         }
 
         @inline(__always)
         func range(of value: UInt16) -> Range<Int> { Int(starts[Int(value)]) ..< Int(starts[Int(value) + 1]) }
+
+        /// The buckets as CHamming reads them (valid while `self` lives).
+        var cBuckets: atl_buckets { atl_buckets(starts: starts, keys: keys, ids: ids) }
     }
 
     @inline(__always)

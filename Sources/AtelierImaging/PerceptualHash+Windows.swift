@@ -1,3 +1,4 @@
+import CHamming
 import Foundation
 
 /// pHashes of sub-windows of a photo, so a crop of it can be found by its hash.
@@ -150,27 +151,20 @@ extension PerceptualHash {
     }
 
     /// The hashes of a `phashWindows` string; nil unless it is whole groups of 16 hex digits.
+    /// (CHamming reads them: a hundred thousand photos' 48 windows are 77 million digits.)
     public static func parseList(_ text: String) -> [UInt64]? {
         var text = text
         return text.withUTF8 { bytes -> [UInt64]? in
             guard bytes.count % 16 == 0 else { return nil }
-            var out: [UInt64] = []
-            out.reserveCapacity(bytes.count / 16)
-            for start in stride(from: 0, to: bytes.count, by: 16) {
-                var value: UInt64 = 0
-                for byte in bytes[start ..< start + 16] {
-                    let digit: UInt8
-                    switch byte {
-                    case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                    case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                    case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                    default: return nil
-                    }
-                    value = value << 4 | UInt64(digit)
-                }
-                out.append(value)
+            let count = bytes.count / 16
+            guard count > 0 else { return [] }
+            var isValid = false
+            let out = [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
+                isValid = atl_hex64_parse(bytes.baseAddress, count, buffer.baseAddress) != 0
+                if !isValid { buffer.baseAddress!.update(repeating: 0, count: count) }
+                initialized = count
             }
-            return out
+            return isValid ? out : nil
         }
     }
 }

@@ -208,6 +208,21 @@ final class WindowHashTests: XCTestCase {
         XCTAssertEqual(PerceptualHash.parseList(""), [])
         XCTAssertNil(PerceptualHash.parseList("0123"))
         XCTAssertNil(PerceptualHash.parseList("0123456789abcdeg"))
+        // Every byte that is no hex digit is refused, wherever in the list it stands.
+        for byte in UInt8(0) ... 255 where !"0123456789abcdefABCDEF".utf8.contains(byte) {
+            for position in [0, 15, 16, 40] {
+                var bytes = Array(text.utf8)
+                bytes[position] = byte
+                XCTAssertNil(PerceptualHash.parseList(String(decoding: bytes, as: UTF8.self)), "byte \(byte) at \(position)")
+            }
+        }
+        // Every digit in every place, against Swift's own reading.
+        var state: UInt64 = 7
+        let many = (0 ..< 500).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        XCTAssertEqual(PerceptualHash.parseList(PerceptualHash.hexList(many)), many)
     }
 
     /// The indexed search against the obvious one, on enough windows to use the index.
@@ -242,5 +257,18 @@ final class WindowHashTests: XCTestCase {
             XCTAssertEqual(indexed, indexed.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }, "in order of the first photo, then the second")
             XCTAssertGreaterThan(brute.count, [0: 5, 3: 20, 6: 50][threshold] ?? 80, "threshold \(threshold)")
         }
+    }
+
+    /// A hundred copies of one photo, each with its windows on the others' pHash: one bucket of
+    /// the join finds ten thousand pairs, more than its first room for them.
+    func testTheJoinFindsEveryPairOfACrowdOfCopies() {
+        let count = 100, shared: UInt64 = 0x0123_4567_89AB_CDEF
+        let hashes = (0 ..< count).map { i in shared ^ UInt64(i % 4) << 60 }  // within 2 bits of each other
+        let windows = (0 ..< count).map { i in (0 ..< 48).map { w in shared ^ 1 << UInt64((i + w) % 12) } }
+        var found: [[Int]] = []
+        DuplicateGroups.forEachWindowPair(hashes, windows: windows, threshold: 4) { found.append([$0, $1]) }
+        XCTAssertEqual(found.count, count * (count - 1) / 2)
+        XCTAssertEqual(found, found.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) })
+        XCTAssertEqual(Set(found).count, found.count)
     }
 }
