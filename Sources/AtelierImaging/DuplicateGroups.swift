@@ -97,13 +97,24 @@ public enum DuplicateGroups {
         if threshold >= 16 || hashes.count < 64 {
             // Wide thresholds defeat the index (every chunk matches); small inputs do not need
             // it. Each row is scanned against the rows after it, 256 at a time (ScanTable).
+            // Rows go in runs of up to 8 in a row, which the table scans in one pass.
             let table = ScanTable(hashes)
             found = inStripes(hashes.count) { rows, pairs in
-                let hits = UnsafeMutablePointer<UInt32>.allocate(capacity: hashes.count)
-                defer { hits.deallocate() }
-                for a in rows where a + 1 < hashes.count {
-                    for k in 0 ..< table.scan(hashes[a], from: a + 1, threshold, hits) { pairs.append(pair(a, a + 1 + Int(hits[k]))) }
+                let hits = (0 ..< ScanTable.batch).map { _ in UnsafeMutablePointer<UInt32>.allocate(capacity: hashes.count) }
+                defer { hits.forEach { $0.deallocate() } }
+                var batch: [Int] = []
+                func scanBatch() {
+                    let counts = table.scan(batch.map { hashes[$0] }, from: batch.map { $0 + 1 }, threshold, hits)
+                    for (q, a) in batch.enumerated() {
+                        for k in 0 ..< counts[q] { pairs.append(pair(a, a + 1 + Int(hits[q][k]))) }
+                    }
+                    batch.removeAll(keepingCapacity: true)
                 }
+                for a in rows {
+                    if let last = batch.last, last + 1 != a || batch.count == ScanTable.batch { scanBatch() }
+                    batch.append(a)
+                }
+                if !batch.isEmpty { scanBatch() }
             }
         } else {
             let index = ChunkIndex(hashes)
@@ -324,6 +335,23 @@ public enum DuplicateGroups {
         /// `from`, of those within `threshold` bits of `hash`; how many.
         func scan(_ hash: UInt64, from: Int, _ threshold: Int, _ hits: UnsafeMutablePointer<UInt32>) -> Int {
             atl_hamming_table_within(table, hash, from, UInt32(threshold), hits)
+        }
+
+        /// The queries one scan does at once best (CHamming reads the table once for them).
+        static let batch = 8
+
+        /// `scan` for several queries in one pass: query q from `from[q]` into `hits[q]`; how
+        /// many each found.
+        func scan(_ queries: [UInt64], from: [Int], _ threshold: Int, _ hits: [UnsafeMutablePointer<UInt32>]) -> [Int] {
+            precondition(queries.count == from.count && queries.count <= hits.count)
+            var found = [Int](repeating: 0, count: queries.count)
+            let starts = from.map { max(0, $0) }
+            hits.map { Optional($0) }.withUnsafeBufferPointer { outs in
+                found.withUnsafeMutableBufferPointer { counts in
+                    atl_hamming_table_within_many(table, queries, starts, queries.count, UInt32(threshold), outs.baseAddress, counts.baseAddress)
+                }
+            }
+            return found
         }
     }
 

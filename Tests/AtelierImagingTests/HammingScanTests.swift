@@ -40,12 +40,16 @@ final class HammingScanTests: XCTestCase {
             for _ in 0 ..< (k * 5) % 23 { key ^= 1 << (seeded.next() % 64) }
             keys.append(key)
         }
+        // Hashes of every bit count, 0 to 64, among them.
+        for k in 0 ... 64 { keys[3 * k + 1] = k == 64 ? .max : (1 << UInt64(k)) - 1 }
         let table = DuplicateGroups.ScanTable(keys)
         var hits = [UInt32](repeating: 0, count: keys.count), want = hits
         var total = 0
-        for threshold in [0, 3, 12, 18, 31, 64] {
+        // Queries of few bits and of many (the table sums the planes of the fewer kind).
+        let extremes: [UInt64] = [0, .max, 0xFFFF_FFFF, 0x1_FFFF_FFFF, 0x7FFF_FFFF, 0x5555_5555_5555_5555]
+        for threshold in [0, 1, 3, 12, 18, 31, 32, 33, 63, 64] {
             for from in [0, 1, 200, 255, 256, 257, 511, 512, 600, 699, 700] {
-                for query in [keys[max(0, from - 1)], keys[from % keys.count], ~keys[0]] {
+                for query in [keys[max(0, from - 1)], keys[from % keys.count], ~keys[0]] + extremes {
                     let found = table.scan(query, from: from, threshold, &hits)
                     let expected = keys.withUnsafeBufferPointer { all in
                         atl_hamming_within_portable(query, all.baseAddress! + from, all.count - from, UInt32(threshold), &want)
@@ -56,6 +60,21 @@ final class HammingScanTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(total, 1000)
+        // Several queries in one pass, each from its own place (some past the end, some far
+        // apart, more than one pass holds), find what each finds alone.
+        let outs = (0 ..< 12).map { _ in UnsafeMutablePointer<UInt32>.allocate(capacity: keys.count) }
+        defer { outs.forEach { $0.deallocate() } }
+        for threshold in [0, 12, 18, 33, 64] {
+            for froms in [[0], Array(300 ..< 308), [1, 2, 255, 256, 257, 600, 699, 700, 701, 5, 6, 7], [700, 699], Array(510 ..< 518)] {
+                let queries = froms.map { keys[$0 % keys.count] ^ UInt64($0) }
+                let counts = table.scan(queries, from: froms, threshold, outs)
+                for (q, from) in froms.enumerated() {
+                    let alone = table.scan(queries[q], from: from, threshold, &hits)
+                    XCTAssertEqual(Array(UnsafeBufferPointer(start: outs[q], count: counts[q])), Array(hits.prefix(alone)),
+                                   "threshold \(threshold), query \(q) from \(from) of \(froms)")
+                }
+            }
+        }
         XCTAssertEqual(DuplicateGroups.ScanTable([]).scan(0, from: 0, 64, &hits), 0)
         XCTAssertEqual(DuplicateGroups.ScanTable([5]).scan(4, from: 0, 1, &hits), 1)
     }

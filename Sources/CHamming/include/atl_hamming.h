@@ -27,6 +27,11 @@ void atl_hamming_table_free(atl_hamming_table *table);
 size_t atl_hamming_table_within(const atl_hamming_table *table, uint64_t hash, size_t from, unsigned threshold,
                                 uint32_t *out);
 
+/// As atl_hamming_table_within for `queries` hashes at once, the q-th from position `from[q]`
+/// into `out[q]`, its count into `found[q]`: the table is read once for every 8.
+void atl_hamming_table_within_many(const atl_hamming_table *table, const uint64_t *hashes, const size_t *from,
+                                   size_t queries, unsigned threshold, uint32_t *const *out, size_t *found);
+
 /// Hashes bucketed by the value of one 16-bit chunk: `starts[v] ..< starts[v + 1]` (65,537
 /// entries) are the positions in `keys` and `ids` of the hashes whose chunk is v.
 typedef struct {
