@@ -122,23 +122,11 @@ public struct DuplicateGrouping {
     /// has no usable pHash. Read on every core: a hundred thousand records of 48 windows each
     /// take half a second on one.
     static func hashes(of images: [JSONObject], windows: Bool) -> [(hash: UInt64, windows: [UInt64])?] {
-        let count = images.count, parts = count >= 4096 ? 16 : 1
-        let slots = UnsafeMutablePointer<(hash: UInt64, windows: [UInt64])?>.allocate(capacity: max(1, count))
-        defer { slots.deallocate() }
-        let shared = SharedPointer(base: slots)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            for i in stride(from: part, to: count, by: parts) {
-                let image = images[i]
-                guard let hex = image["phash"]?.string, let hash = PerceptualHash.parse(hex) else {
-                    (shared.base + i).initialize(to: nil)
-                    continue
-                }
-                let list = windows ? image["phashWindows"]?.string.flatMap(PerceptualHash.parseList) ?? [] : []
-                (shared.base + i).initialize(to: (hash, list))
-            }
+        ParallelArray.map(images.count, parts: images.count >= 4096 ? 16 : 1) { i in
+            let image = images[i]
+            guard let hex = image["phash"]?.string, let hash = PerceptualHash.parse(hex) else { return nil }
+            return (hash, windows ? image["phashWindows"]?.string.flatMap(PerceptualHash.parseList) ?? [] : [])
         }
-        defer { slots.deinitialize(count: count) }
-        return Array(UnsafeBufferPointer(start: slots, count: count))
     }
 }
 

@@ -1,3 +1,4 @@
+import AtelierRecords
 import CHamming
 import Dispatch
 
@@ -153,16 +154,11 @@ public enum DuplicateGroups {
     /// so a triangular search (row a looks at rows after it) is shared evenly.
     static func inStripes(_ count: Int, _ search: @Sendable (StrideRows, inout [Int64]) -> Void) -> [[Int64]] {
         let stripes = min(count, 64), run = 16
-        let results = UnsafeMutablePointer<[Int64]>.allocate(capacity: stripes)
-        results.initialize(repeating: [], count: stripes)
-        defer { results.deinitialize(count: stripes); results.deallocate() }
-        let shared = SharedPointer(base: results)
-        DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
+        return ParallelArray.map(stripes, parts: stripes) { stripe in
             var pairs: [Int64] = []
             search(StrideRows(first: stripe * run, count: count, step: stripes * run, run: run), &pairs)
-            shared.base[stripe] = pairs
+            return pairs
         }
-        return Array(UnsafeBufferPointer(start: results, count: stripes))
     }
 
     /// The rows of one stripe: runs of `run` rows every `step` rows from `first`, below `count`.

@@ -35,19 +35,11 @@ struct RecordBatch {
         }
         let count = ends.count
         guard count > 0 else { return }
-        let parsed = UnsafeMutablePointer<Result<JSONObject, RecordsError>>.allocate(capacity: count)
-        defer {
-            parsed.deinitialize(count: count)
-            parsed.deallocate()
-        }
-        let parts = count >= 512 ? 8 : 1
-        let (slots, text, ends) = (Slots(base: parsed), bytes, ends)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let (text, ends) = (bytes, ends)
+        let parsed = ParallelArray.map(count, parts: count >= 512 ? 8 : 1) { k in
             text.withUnsafeBytes { all in
-                for k in part * count / parts ..< (part + 1) * count / parts {
-                    let line = UnsafeRawBufferPointer(rebasing: all[(k == 0 ? 0 : ends[k - 1]) ..< ends[k]])
-                    (slots.base + k).initialize(to: Result { () throws(RecordsError) in try JSONParser.parseObject(line) })
-                }
+                let line = UnsafeRawBufferPointer(rebasing: all[(k == 0 ? 0 : ends[k - 1]) ..< ends[k]])
+                return Result { () throws(RecordsError) in try JSONParser.parseObject(line) }
             }
         }
         for k in 0 ..< count {
@@ -56,10 +48,5 @@ struct RecordBatch {
             case .failure(let error): throw error.at(source, line: numbers[k])
             }
         }
-    }
-
-    /// The results' memory, handed to the workers, each of which fills its own slots.
-    private struct Slots: @unchecked Sendable {
-        let base: UnsafeMutablePointer<Result<JSONObject, RecordsError>>
     }
 }

@@ -1,3 +1,4 @@
+import AtelierRecords
 import Dispatch
 import Foundation
 
@@ -49,17 +50,13 @@ struct WorkSplitter: Sendable {
     /// `body` of each index in `0 ..< count`, computed in parallel, returned in index order;
     /// `balanced` deals the items out one at a time (see `forEachBalanced`).
     func map<T>(_ count: Int, balanced: Bool = false, _ body: @Sendable (Int) -> T) -> [T] {
-        let slots = UnsafeMutablePointer<T>.allocate(capacity: count)
-        defer { slots.deallocate() }
-        let shared = SharedSlots(base: slots)
-        if balanced {
-            forEachBalanced(count) { index in (shared.base + index).initialize(to: body(index)) }
-        } else {
-            forEach(count) { index in (shared.base + index).initialize(to: body(index)) }
+        ParallelArray.make(count: count) { slots in
+            if balanced {
+                forEachBalanced(count) { index in slots.put(body(index), at: index) }
+            } else {
+                forEach(count) { index in slots.put(body(index), at: index) }
+            }
         }
-        let results = Array(UnsafeBufferPointer(start: slots, count: count))
-        slots.deinitialize(count: count)
-        return results
     }
 }
 
