@@ -16,6 +16,9 @@ public struct CatalogQuery: Sendable {
     public var today: Int
     /// For outfits: only those whose garments are all at home and clean on `today`.
     public var availableOnly = false
+    /// The fields the caller will keep of each record (`--fields`), only so that a name the
+    /// type does not have is told, as for a condition or a sort key; keeping them is the caller's.
+    public var fields: [[String]]?
 
     public init(type: String, filters: [FieldFilter] = [], sort: [SortKey] = [], limit: Int? = nil, expand: Bool = false,
                 computedFields: Bool = false, today: Int = ISODate.today()) {

@@ -37,6 +37,9 @@ struct QueryPlan {
                 }
             }
         }
+        for path in query.fields ?? [] {
+            if let warning = Self.unknownField(path[0], schema, "no record will show it") { warnings.append(warning) }
+        }
         var orderTerms: [String] = []
         var sortInSQL = true
         for key in query.sort {

@@ -112,7 +112,7 @@ public struct QueryCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Print at most this many records.", valueName: "n"))
     var limit: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Keep only these fields (comma-separated, dotted paths allowed); 'type' is always kept.", valueName: "list"))
+    @Option(name: .long, help: ArgumentHelp("Keep only these fields (comma-separated, dotted paths allowed); 'type' is always kept. In the views of stored records (garments, outfits, wear, laundry, images, models), a name their records do not have is reported on stderr.", valueName: "list"))
     var fields: String?
 
     @Flag(name: .long, help: "For outfits: inline each garment's record in place of its id.")
@@ -329,6 +329,7 @@ public struct QueryCommand: ParsableCommand {
         var query = CatalogQuery(type: type, filters: filters, sort: keys, limit: limit, expand: expand,
                                  computedFields: computed, today: day)
         query.availableOnly = available
+        query.fields = projection
         let warnings: [String]
         if let projection {
             warnings = try reader.run(query) { record in try out.write(projectRecord(record, fields: projection)) }
