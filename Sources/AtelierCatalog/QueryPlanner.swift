@@ -38,7 +38,7 @@ struct QueryPlan {
             }
         }
         for path in query.fields ?? [] {
-            if let warning = Self.unknownField(path[0], schema, "no record will show it") { warnings.append(warning) }
+            if let warning = Self.unknownField(path[0], schema, "only records with such an extra field show it") { warnings.append(warning) }
         }
         var orderTerms: [String] = []
         var sortInSQL = true

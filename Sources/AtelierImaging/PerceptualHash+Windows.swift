@@ -158,12 +158,8 @@ extension PerceptualHash {
             guard bytes.count % 16 == 0 else { return nil }
             let count = bytes.count / 16
             guard count > 0 else { return [] }
-            var isValid = false
-            let out = [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
-                isValid = atl_hex64_parse(bytes.baseAddress, count, buffer.baseAddress) != 0
-                if !isValid { buffer.baseAddress!.update(repeating: 0, count: count) }
-                initialized = count
-            }
+            var out = [UInt64](repeating: 0, count: count)
+            let isValid = out.withUnsafeMutableBufferPointer { atl_hex64_parse(bytes.baseAddress, count, $0.baseAddress) != 0 }
             return isValid ? out : nil
         }
     }

@@ -256,7 +256,7 @@ final class PipelineTests: XCTestCase {
         // A field to keep that the type does not have is told too (the records still come).
         let kept = try sh.run("atl-query garments --fields nme,category --limit 1")
         XCTAssertEqual(kept.status, 0)
-        XCTAssertEqual(kept.err, "atl-query: garment records have no field \"nme\" (did you mean \"name\"?); no record will show it\n")
+        XCTAssertEqual(kept.err, "atl-query: garment records have no field \"nme\" (did you mean \"name\"?); only records with such an extra field show it\n")
         let keptRecord = try JSONSerialization.jsonObject(with: Data(kept.out.utf8)) as? [String: Any]
         XCTAssertEqual(keptRecord.map { Set($0.keys) }, ["type", "category"])
         XCTAssertEqual(try sh.run("atl-query garments --fields name,readyToWash,price.amount --limit 1").err, "", "known and computed fields, and paths into them")
