@@ -121,11 +121,19 @@ public enum AtomicFile {
     /// of a process still running (another export to the same file, this very process) is left
     /// alone, as is anything else in the directory. Best effort: what cannot be removed stays.
     public static func removeStaleTemporaries(for path: String) {
-        let directory = directoryOf(path)
-        let prefix = temporaryPrefix(for: path)
+        removeLeftovers(in: directoryOf(path), prefix: temporaryPrefix(for: path))
+    }
+
+    /// Removes every file or directory in `directory` named `prefix` and a process id, whose
+    /// process no longer runs: what killed runs left (staging directories, work directories).
+    /// This process's own is left alone unless `ownToo`, for a caller that has not made its own
+    /// yet, so that one of that name was left by an earlier process that had the same id.
+    /// Best effort: what cannot be removed stays.
+    public static func removeLeftovers(in directory: String, prefix: String, ownToo: Bool = false) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid(), !isRunning(pid) else { continue }
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0 else { continue }
+            guard pid == getpid() ? ownToo : !isRunning(pid) else { continue }
             try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
     }

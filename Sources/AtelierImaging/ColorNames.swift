@@ -1,3 +1,4 @@
+import AtelierRecords
 import AtelierWardrobe
 import Dispatch
 import Foundation

@@ -1,3 +1,4 @@
+import AtelierRecords
 import Dispatch
 
 /// The pixel-level measures behind `PhotoQuality`: exposure counts, noise and sharpness, each one

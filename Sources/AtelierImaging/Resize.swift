@@ -1,3 +1,4 @@
+import AtelierRecords
 import Dispatch
 import Foundation
 

@@ -1,3 +1,5 @@
+import AtelierRecords
+
 /// The garment in a photo taken on a plain backdrop: the largest region that differs in colour
 /// from the backdrop, with its holes filled.
 ///

@@ -36,12 +36,7 @@ public enum SiteWriter {
         let parent = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
         let stagingPrefix = "." + (slash.map { String(target[target.index(after: $0)...]) } ?? target) + ".new-"
         let staging = parent + "/" + stagingPrefix + "\(getpid())"
-        // What a killed export left: its process is gone (`AtomicFile.isRunning`).
-        for entry in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(stagingPrefix) {
-            if let pid = pid_t(entry.dropFirst(stagingPrefix.count)), pid == getpid() || !AtomicFile.isRunning(pid) {
-                try? fm.removeItem(atPath: parent + "/" + entry)
-            }
-        }
+        AtomicFile.removeLeftovers(in: parent, prefix: stagingPrefix, ownToo: true)  // what a killed export left
         var summary = Summary()
         do {
             try fm.createDirectory(atPath: staging, withIntermediateDirectories: true)

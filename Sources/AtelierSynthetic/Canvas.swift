@@ -1,4 +1,5 @@
 import AtelierImaging
+import AtelierRecords
 import Dispatch
 
 /// A floating-point RGB picture (sRGB values in [0, 1]) that the texture generators paint into.

@@ -23,9 +23,3 @@ final class FixedBuffer<Element>: @unchecked Sendable {
         pointer.deallocate()
     }
 }
-
-/// A pointer handed to the workers of `DispatchQueue.concurrentPerform`: each worker writes its
-/// own rows only, which the compiler cannot see.
-struct SharedPointer<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
-}

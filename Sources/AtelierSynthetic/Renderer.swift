@@ -1,5 +1,6 @@
 import AtelierGeometry
 import AtelierImaging
+import AtelierRecords
 import Dispatch
 
 /// A software rasteriser for a `Scene`: the picture a pinhole camera at a known pose would take.

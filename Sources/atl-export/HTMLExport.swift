@@ -49,10 +49,7 @@ extension ExportCommand {
         let parent = URL(fileURLWithPath: output!).standardizedFileURL.deletingLastPathComponent().path
         let prefix = ".atl-lookbook-models-"
         let workspace = parent + "/" + prefix + "\(getpid())"
-        // What a killed export left (its process is gone).
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix) {
-            if let pid = pid_t(entry.dropFirst(prefix.count)), !AtomicFile.isRunning(pid) { try? FileManager.default.removeItem(atPath: parent + "/" + entry) }
-        }
+        AtomicFile.removeLeftovers(in: parent, prefix: prefix, ownToo: true)  // what a killed export left
         do {
             try FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
         } catch {

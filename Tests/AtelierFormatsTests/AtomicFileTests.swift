@@ -39,6 +39,22 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(try names(), [".other.csv.tmp-\(dead)", ".out.csv.tmp-\(getpid())", ".out.csv.tmp-\(live)", ".out.csv.tmp-XyZ123", "out.csv"].sorted())
     }
 
+    /// The staging and work directories of a killed export: a dead run's go, with what is in
+    /// them; a live run's stay; this process's own goes only when asked (it has not made one yet,
+    /// so one of that name is an earlier process's that had the same id).
+    func testLeftoversOfDeadRunsGoAndOwnOnlyWhenAsked() throws {
+        let dead = try deadPID()
+        let live = getppid()
+        for name in [".site.new-\(dead)", ".site.new-\(live)", ".site.new-\(getpid())", ".site.new-0", ".site.new-x1", ".sites.new", "site"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + name + "/pages", withIntermediateDirectories: true)
+        }
+        AtomicFile.removeLeftovers(in: dir, prefix: ".site.new-")
+        XCTAssertEqual(try names(), [".site.new-\(live)", ".site.new-\(getpid())", ".site.new-0", ".site.new-x1", ".sites.new", "site"].sorted())
+        AtomicFile.removeLeftovers(in: dir, prefix: ".site.new-", ownToo: true)
+        XCTAssertEqual(try names(), [".site.new-\(live)", ".site.new-0", ".site.new-x1", ".sites.new", "site"].sorted())
+        AtomicFile.removeLeftovers(in: dir + "/missing", prefix: ".site.new-")  // no directory: nothing to do
+    }
+
     func testWriteRemovesWhatADeadWriterOfTheSameFileLeft() throws {
         let dead = try deadPID()
         XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/.a.glb.tmp-\(dead)", contents: Data(count: 1000)))

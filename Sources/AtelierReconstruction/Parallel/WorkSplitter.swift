@@ -59,9 +59,3 @@ struct WorkSplitter: Sendable {
         }
     }
 }
-
-/// Memory handed to the workers, each of which touches only its own slots or rows; the compiler
-/// cannot see that, hence the `@unchecked`.
-struct SharedSlots<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
-}

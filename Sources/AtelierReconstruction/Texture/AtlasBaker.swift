@@ -1,3 +1,5 @@
+import AtelierRecords
+
 /// Fills the atlas: every texel under a chart's triangles copies its photo, levelled, and every
 /// face no photo saw gets a small cell shaded from its vertices' colours.
 ///
@@ -42,7 +44,7 @@ struct AtlasBaker {
         let side = side
         atlas.withUnsafeMutableBufferPointer { atlasBuffer in
             mask.withUnsafeMutableBufferPointer { maskBuffer in
-                let texels = SharedSlots(base: atlasBuffer.baseAddress!), marks = SharedSlots(base: maskBuffer.baseAddress!)
+                let texels = SharedPointer(base: atlasBuffer.baseAddress!), marks = SharedPointer(base: maskBuffer.baseAddress!)
                 WorkSplitter(threads: 0).forEachBalanced(charts.count) { c in
                     let chart = charts[c], image = views[chart.view].image, gain = gains[chart.view]
                     let correction = seams.corrections[c]

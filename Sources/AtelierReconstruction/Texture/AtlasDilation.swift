@@ -1,3 +1,5 @@
+import AtelierRecords
+
 /// Grows every chart into the empty texels around it, so bilinear filtering and mipmaps at a
 /// chart's border blend with the chart's own colours rather than the atlas background.
 ///
@@ -11,8 +13,8 @@ enum AtlasDilation {
         for _ in 0 ..< rounds {
             let grown: [[(index: Int, colour: SIMD3<UInt8>)]] = atlas.withUnsafeBufferPointer { texels in
                 mask.withUnsafeBufferPointer { marks in
-                    let texels = SharedSlots(base: UnsafeMutablePointer(mutating: texels.baseAddress!))
-                    let marks = SharedSlots(base: UnsafeMutablePointer(mutating: marks.baseAddress!))
+                    let texels = SharedPointer(base: UnsafeMutablePointer(mutating: texels.baseAddress!))
+                    let marks = SharedPointer(base: UnsafeMutablePointer(mutating: marks.baseAddress!))
                     return WorkSplitter(threads: 0).map(bands) { band in
                         var found: [(index: Int, colour: SIMD3<UInt8>)] = []
                         for y in band * bandRows ..< min(side, (band + 1) * bandRows) {

@@ -1,5 +1,6 @@
 import AtelierFormats
 import AtelierGeometry
+import AtelierRecords
 
 /// Which faces each photo sees, and how well: the data term of view selection.
 ///
@@ -22,7 +23,7 @@ enum FaceVisibility {
         let faceCount = triangles.count
         var quality = [Float](repeating: 0, count: faceCount * views.count)
         quality.withUnsafeMutableBufferPointer { buffer in
-            let rows = SharedSlots(base: buffer.baseAddress!)
+            let rows = SharedPointer(base: buffer.baseAddress!)
             WorkSplitter(threads: 0).forEachBalanced(views.count) { v in
                 let row = UnsafeMutableBufferPointer(start: rows.base + v * faceCount, count: faceCount)
                 qualities(of: views[v], positions: positions, triangles: triangles, topology: topology,
