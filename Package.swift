@@ -50,10 +50,12 @@ let package = Package(
         .target(name: "AtelierLookbook", dependencies: ["AtelierRecords", "AtelierFormats", "AtelierWardrobe", "AtelierCharts", "AtelierImaging"]),
         // Hamming-distance scans with AVX2 where the processor has it (chosen at run time).
         .target(name: "CHamming", cSettings: [.unsafeFlags(["-O3"] + popcountC)]),
+        // The two passes of a resize in fixed point, with AVX2 where the processor has it.
+        .target(name: "CResample", cSettings: [.unsafeFlags(["-O3"])]),
         // Pixels: decode, encode, resize, EXIF, hashes, quality and colour measures.
         // Optimised even in debug builds: its pixel loops are 20-50 times slower unoptimised,
         // which would make the test suite crawl.
-        .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "AtelierWardrobe", "CJPEG", "CPNG", "CHamming"], swiftSettings: [.unsafeFlags(["-O"] + popcount)]),
+        .target(name: "AtelierImaging", dependencies: ["AtelierRecords", "AtelierWardrobe", "CJPEG", "CPNG", "CHamming", "CResample"], swiftSettings: [.unsafeFlags(["-O"] + popcount)]),
         // The SQLite catalog: schema, migrations, stores, queries, stats.
         .target(name: "AtelierCatalog", dependencies: [
             "AtelierRecords", "AtelierFormats", "AtelierWardrobe",
@@ -122,7 +124,7 @@ let package = Package(
         .target(name: "AtelierTestSupport", dependencies: ["AtelierRecords", .product(name: "Crypto", package: "swift-crypto")],
                 path: "Tests/AtelierTestSupport"),
         .testTarget(name: "AtelierRecordsTests", dependencies: ["AtelierRecords", "AtelierTestSupport"]),
-        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "CHamming", "AtelierWardrobe", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
+        .testTarget(name: "AtelierImagingTests", dependencies: ["AtelierImaging", "CHamming", "CResample", "AtelierWardrobe", "AtelierRecords", "AtelierTestSupport"], exclude: ["Support"]),
         .testTarget(name: "AtelierFormatsTests", dependencies: ["AtelierFormats", "AtelierBackup", "AtelierTestSupport"]),
         .testTarget(name: "AtelierCatalogTests", dependencies: ["AtelierCatalog", "AtelierWardrobe", "AtelierBackup", "AtelierTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["AtelierRecords"], exclude: ["Support"]),

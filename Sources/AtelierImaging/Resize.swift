@@ -1,4 +1,5 @@
 import AtelierRecords
+import CResample
 import Dispatch
 import Foundation
 
@@ -69,16 +70,10 @@ extension Image {
         let (c, w, h) = (channels, width, height)
         let out = [UInt8](unsafeUninitializedCapacity: newWidth * h * c) { target, initialized in
             pixels.withUnsafeBufferPointer { source in
-                fixedPoint.withUnsafeBufferPointer { weightBuffer in
-                    kernel.starts.withUnsafeBufferPointer { startBuffer in
-                        kernel.counts.withUnsafeBufferPointer { countBuffer in
-                            let job = ResampleRows(source: SharedBuffer(buffer: source), target: SharedPointer(base: target.baseAddress!),
-                                                   weights: SharedBuffer(buffer: weightBuffer), starts: SharedBuffer(buffer: startBuffer),
-                                                   counts: SharedBuffer(buffer: countBuffer), stride: kernel.stride,
-                                                   inputWidth: w, outputWidth: newWidth, channels: c)
-                            Self.forEachBand(rows: h, work: w * h) { y in job.row(y) }
-                        }
-                    }
+                kernel.withPasses(fixedPoint) { pass in
+                    let job = ResampleRows(source: SharedBuffer(buffer: source), target: SharedPointer(base: target.baseAddress!),
+                                           kernel: pass, inputWidth: w, outputWidth: newWidth, channels: c)
+                    Self.forEachBand(rows: h, work: w * h) { y in job.row(y) }
                 }
             }
             initialized = newWidth * h * c
@@ -87,17 +82,16 @@ extension Image {
     }
 
     /// The vertical pass, row by row: each output row is a weighted sum of whole input rows, so
-    /// the inner loop runs over contiguous samples and the compiler vectorises it. The sums and
-    /// their rounding are those of the horizontal pass (Pillow's `ImagingResampleVertical`).
+    /// the inner loop runs over contiguous samples. The sums and their rounding are those of the
+    /// horizontal pass (Pillow's `ImagingResampleVertical`).
     private func resampledVertically(to newHeight: Int, filter: ResampleFilter) -> Image {
         let (kernel, fixedPoint) = ResampleKernel.shared(inputSize: height, outputSize: newHeight, filter: filter)
         let rowLength = width * channels
         let out = [UInt8](unsafeUninitializedCapacity: newHeight * rowLength) { target, initialized in
             pixels.withUnsafeBufferPointer { source in
-                fixedPoint.withUnsafeBufferPointer { weightBuffer in
+                kernel.withPasses(fixedPoint) { pass in
                     let job = ResampleColumns(source: SharedBuffer(buffer: source), target: SharedPointer(base: target.baseAddress!),
-                                              weights: SharedBuffer(buffer: weightBuffer), starts: kernel.starts, counts: kernel.counts,
-                                              stride: kernel.stride, rowLength: rowLength)
+                                              kernel: pass, rowLength: rowLength)
                     Self.forEachBand(rows: newHeight, work: width * height) { y in job.row(y) }
                 }
             }
@@ -128,105 +122,41 @@ private struct SharedClosure: @unchecked Sendable {
     let body: (Int) -> Void
 }
 
+/// A kernel's arrays as `CResample` reads them, shared by the workers of one pass.
+struct ResamplePass: @unchecked Sendable {
+    var kernel: atl_resample_kernel
+}
+
 /// One vertical resampling pass: output row `y` is the weighted sum of input rows
-/// `starts[y] ..< starts[y] + counts[y]`, accumulated across the whole row at once.
+/// `starts[y] ..< starts[y] + counts[y]` (`atl_resample_column`).
 private struct ResampleColumns: Sendable {
     let source: SharedBuffer<UInt8>
     let target: SharedPointer<UInt8>
-    let weights: SharedBuffer<Int32>
-    let starts: [Int]
-    let counts: [Int]
-    let stride: Int
+    let kernel: ResamplePass
     let rowLength: Int
 
     func row(_ y: Int) {
-        let n = rowLength
-        let half = Int32(1) << (ResampleKernel.precisionBits - 1)
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: n) { sums in
-            let acc = sums.baseAddress!
-            for x in 0 ..< n { acc[x] = half }
-            let w = weights.buffer.baseAddress! + y &* stride
-            for i in 0 ..< counts[y] {
-                let weight = w[i]
-                let src = source.buffer.baseAddress! + (starts[y] &+ i) &* n
-                for x in 0 ..< n { acc[x] &+= Int32(src[x]) &* weight }
-            }
-            let dst = target.base + y &* n
-            for x in 0 ..< n { dst[x] = ResampleKernel.clip(acc[x]) }
+        withUnsafePointer(to: kernel.kernel) { k in
+            atl_resample_column(source.buffer.baseAddress!, rowLength, k, y, target.base + y &* rowLength)
         }
     }
 }
 
-/// One horizontal resampling pass over shared buffers; `row` does one row, and rows are
-/// independent, so the workers split them. The channel count picks a loop with the samples in
-/// registers (grey and RGB are the common cases).
+/// One horizontal resampling pass over shared buffers; `row` does one row
+/// (`atl_resample_row`), and rows are independent, so the workers split them.
 private struct ResampleRows: Sendable {
     let source: SharedBuffer<UInt8>
     let target: SharedPointer<UInt8>
-    let weights: SharedBuffer<Int32>
-    let starts: SharedBuffer<Int>
-    let counts: SharedBuffer<Int>
-    let stride: Int
+    let kernel: ResamplePass
     let inputWidth: Int
     let outputWidth: Int
     let channels: Int
 
-    @inline(__always)
     func row(_ y: Int) {
-        let c = channels
-        let src = source.buffer.baseAddress! + y &* inputWidth &* c
-        let dst = target.base + y &* outputWidth &* c
-        let k = weights.buffer.baseAddress!, first = starts.buffer.baseAddress!, taps = counts.buffer.baseAddress!
-        let half = Int32(1) << (ResampleKernel.precisionBits - 1)
-        switch c {
-        case 1:
-            for x in 0 ..< outputWidth {
-                let w = k + x &* stride
-                var p = src + first[x]
-                var a = half
-                for i in 0 ..< taps[x] {
-                    a &+= Int32(p[0]) &* w[i]
-                    p += 1
-                }
-                dst[x] = ResampleKernel.clip(a)
-            }
-        case 3:
-            for x in 0 ..< outputWidth {
-                let w = k + x &* stride
-                var p = src + first[x] &* 3
-                var (r, g, b) = (half, half, half)
-                for i in 0 ..< taps[x] {
-                    let weight = w[i]
-                    r &+= Int32(p[0]) &* weight
-                    g &+= Int32(p[1]) &* weight
-                    b &+= Int32(p[2]) &* weight
-                    p += 3
-                }
-                let o = dst + x &* 3
-                o[0] = ResampleKernel.clip(r)
-                o[1] = ResampleKernel.clip(g)
-                o[2] = ResampleKernel.clip(b)
-            }
-        default:
-            var sums = (half, half, half, half)
-            for x in 0 ..< outputWidth {
-                let w = k + x &* stride
-                var p = src + first[x] &* c
-                sums = (half, half, half, half)
-                for i in 0 ..< taps[x] {
-                    let weight = w[i]
-                    sums.0 &+= Int32(p[0]) &* weight
-                    sums.1 &+= Int32(p[1]) &* weight
-                    if c > 2 { sums.2 &+= Int32(p[2]) &* weight }
-                    if c > 3 { sums.3 &+= Int32(p[3]) &* weight }
-                    p += c
-                }
-                let o = dst + x &* c
-                o[0] = ResampleKernel.clip(sums.0)
-                o[1] = ResampleKernel.clip(sums.1)
-                if c > 2 { o[2] = ResampleKernel.clip(sums.2) }
-                if c > 3 { o[3] = ResampleKernel.clip(sums.3) }
-            }
+        let offset = y &* inputWidth &* channels
+        withUnsafePointer(to: kernel.kernel) { k in
+            atl_resample_row(source.buffer.baseAddress! + offset, source.buffer.count - offset, channels, k,
+                             target.base + y &* outputWidth &* channels)
         }
     }
 }
@@ -290,17 +220,35 @@ struct ResampleKernel: Sendable {
         return made
     }
 
+    /// The weights of each output position in fixed point, `paddedStride` apart.
+    var paddedStride: Int { (stride + 7) & ~7 }
+
     /// The weights in fixed point with `precisionBits` fractional bits, rounded half away from
-    /// zero as Pillow rounds them.
+    /// zero as Pillow rounds them, each output position's `paddedStride` apart and zero past its
+    /// count (as `CResample` reads them: whole vectors of taps).
     func fixedPointWeights() -> [Int32] {
         let one = Double(1 << Self.precisionBits)
-        return weights.map { k in Int32(k < 0 ? (-0.5 + k * one).rounded(.towardZero) : (0.5 + k * one).rounded(.towardZero)) }
+        var fixed = [Int32](repeating: 0, count: starts.count * paddedStride)
+        for x in 0 ..< starts.count {
+            for i in 0 ..< counts[x] {
+                let k = weights[x * stride + i]
+                fixed[x * paddedStride + i] = Int32(k < 0 ? (-0.5 + k * one).rounded(.towardZero) : (0.5 + k * one).rounded(.towardZero))
+            }
+        }
+        return fixed
     }
 
-    @inline(__always)
-    static func clip(_ accumulator: Int32) -> UInt8 {
-        let value = accumulator >> precisionBits
-        return value < 0 ? 0 : (value > 255 ? 255 : UInt8(truncatingIfNeeded: value))
+    /// Calls `body` with this kernel's arrays and `fixedPoint` (its `fixedPointWeights`) as
+    /// `CResample` reads them, valid for the call.
+    func withPasses<R>(_ fixedPoint: [Int32], _ body: (ResamplePass) -> R) -> R {
+        fixedPoint.withUnsafeBufferPointer { weights in
+            starts.withUnsafeBufferPointer { first in
+                counts.withUnsafeBufferPointer { taps in
+                    body(ResamplePass(kernel: atl_resample_kernel(weights: weights.baseAddress, starts: first.baseAddress,
+                                                                  counts: taps.baseAddress, stride: paddedStride, outputs: starts.count)))
+                }
+            }
+        }
     }
 }
 

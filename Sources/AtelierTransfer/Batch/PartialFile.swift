@@ -1,3 +1,4 @@
+import AtelierRecords
 import Crypto
 import Foundation
 
