@@ -36,8 +36,10 @@ let package = Package(
         .target(name: "AtelierRecords"),
         // File formats other programs read: CSV, PLY, OBJ, glTF, USDZ; atomic writes.
         .target(name: "AtelierFormats", dependencies: ["AtelierRecords"]),
-        // libjpeg(-turbo) behind a C layer that turns its longjmp errors into return codes.
-        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libjpeg(-turbo) behind a C layer that turns its longjmp errors into return codes, and
+        // an eighth-scale decoder for the common photo (optimised in debug builds too: the tests
+        // decode hundreds of photos through it).
+        .target(name: "CJPEG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng behind the same kind of C layer.
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         // SVG to PNG through librsvg and cairo (Debian: librsvg2-dev) behind the same kind of C layer.

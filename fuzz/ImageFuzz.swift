@@ -1,3 +1,4 @@
+import CJPEG
 import Foundation
 @testable import AtelierImaging
 
@@ -17,6 +18,9 @@ import Foundation
 //   libjpeg writes its output, not what it reads), and on the error when it does not;
 // - a PNG's RGBA, composited over white and oriented, is its RGB decode sample for sample;
 // - `PerceptualHash.pHash` runs on the image.
+//
+// A JPEG is also decoded at 1/8 twice more, with the eighth-scale decoder (atl_jpeg_eighth.c) and
+// with libjpeg alone: the outcomes must be the same, and on success the same bytes.
 //
 // Errors are checked too: `.tooLarge` only above the limit, `.unsupportedFormat` only for bytes
 // that are neither JPEG nor PNG, `.corrupt` with a reason. A libjpeg or libpng object left
@@ -126,6 +130,23 @@ public func fuzzImage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 rgb = decoded
                 // One hash per input: a pHash resamples the whole image, as costly as a decode.
                 _ = PerceptualHash.pHash(decoded.image)
+            }
+        }
+
+        // The eighth-scale decoder gives libjpeg's outcome: its pixels, or its refusal.
+        if JPEG.looksLike(raw) {
+            for channels in [1, 3] {
+                var outcomes: [Result<Image, ImagingError>] = []
+                for eighth: Int32 in [1, 0] {
+                    let previous = atl_jpeg_use_eighth(eighth)
+                    outcomes.append(Result { () throws(ImagingError) in try JPEG.decode(raw, channels: channels, scaleDenominator: 8, maxPixels: maxPixels) })
+                    _ = atl_jpeg_use_eighth(previous)
+                }
+                switch (outcomes[0], outcomes[1]) {
+                case (.success(let a), .success(let b)) where a == b: break
+                case (.failure(let a), .failure(let b)) where a == b: break
+                default: fail("\(channels) channels at 1/8: the eighth-scale decoder gives \(outcomes[0]), libjpeg \(outcomes[1])", bytes)
+                }
             }
         }
 

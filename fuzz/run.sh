@@ -58,8 +58,8 @@ image)
     sources="$root/Sources/AtelierImaging/EXIF*.swift $root/Sources/AtelierImaging/Image*.swift
              $root/Sources/AtelierImaging/ImagingError.swift $root/Sources/AtelierImaging/JPEG.swift $root/Sources/AtelierImaging/PNG.swift
              $root/Sources/AtelierImaging/Parallel.swift $root/Sources/AtelierImaging/PerceptualHash.swift
-             $root/Sources/AtelierImaging/Resize.swift"
-    clibraries="CJPEG:jpeg CPNG:png16"
+             $root/Sources/AtelierImaging/Resize.swift $root/Sources/AtelierRecords/SharedPointer.swift"
+    clibraries="CJPEG:jpeg CPNG:png16 CResample:m"
     leaks=1 ;;   # a leaked libjpeg or libpng object is a finding (see below)
 transfer)
     # The crypto-free parsers of AtelierTransfer (swift-crypto is not built here; random bytes

@@ -1,4 +1,5 @@
 #include "atl_jpeg.h"
+#include "atl_jpeg_eighth.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -31,7 +32,65 @@ struct atl_jpeg_decoder {
     int started;
     int output_components;
     int cmyk;
+    const uint8_t *data;
+    size_t size;
+    /// Set by atl_jpeg_start when atl_jpeg_read is to try the eighth-scale decoder first.
+    int eighth;
+    atl_jpeg_eighth_layout layout;
 };
+
+/// Whether the eighth-scale decoder is tried (tests compare it with libjpeg by turning it off).
+static int eighth_enabled = 1;
+/// How many decodes it has done, for tests to tell that it ran.
+static long eighth_decodes = 0;
+
+int atl_jpeg_use_eighth(int enabled) { return __atomic_exchange_n(&eighth_enabled, enabled, __ATOMIC_RELAXED); }
+
+long atl_jpeg_eighth_decodes(void) { return __atomic_load_n(&eighth_decodes, __ATOMIC_RELAXED); }
+
+/// What the eighth-scale decoder needs from the headers libjpeg has read, or 0 when the stream
+/// is not one it decodes (anything but one baseline scan over every component of 8-bit grey,
+/// 4:4:4 or 4:2:0 YCbCr, with its tables defined).
+static int eighth_layout(const struct jpeg_decompress_struct *info, const uint8_t *data, atl_jpeg_eighth_layout *layout) {
+    if (info->progressive_mode || info->arith_code || info->data_precision != 8) return 0;
+    if (info->comps_in_scan != info->num_components || info->Ss != 0 || info->Se != 63 || info->Ah != 0 || info->Al != 0) return 0;
+    const int n = info->num_components;
+    if (!((n == 1 && info->jpeg_color_space == JCS_GRAYSCALE) || (n == 3 && info->jpeg_color_space == JCS_YCbCr))) return 0;
+    memset(layout, 0, sizeof *layout);
+    layout->width = (int)info->image_width;
+    layout->height = (int)info->image_height;
+    layout->components = n;
+    for (int c = 0; c < n; c++) {
+        const jpeg_component_info *component = &info->comp_info[c];
+        if (info->cur_comp_info[c] != component) return 0;
+        if (component->dc_tbl_no < 0 || component->dc_tbl_no > 1 || component->ac_tbl_no < 0 || component->ac_tbl_no > 1) return 0;
+        if (component->quant_tbl_no < 0 || component->quant_tbl_no >= NUM_QUANT_TBLS) return 0;
+        const JQUANT_TBL *quant = info->quant_tbl_ptrs[component->quant_tbl_no];
+        if (quant == NULL) return 0;
+        layout->h[c] = component->h_samp_factor;
+        layout->v[c] = component->v_samp_factor;
+        layout->dc_table[c] = component->dc_tbl_no;
+        layout->ac_table[c] = component->ac_tbl_no;
+        for (int i = 0; i < 64; i++) layout->quant[c][i] = quant->quantval[i];
+    }
+    if (n == 3) {
+        const int same = layout->h[0] == 1 && layout->v[0] == 1, halved = layout->h[0] == 2 && layout->v[0] == 2;
+        if (!(same || halved) || layout->h[1] != 1 || layout->v[1] != 1 || layout->h[2] != 1 || layout->v[2] != 1) return 0;
+    } else {
+        layout->h[0] = layout->v[0] = 1;
+    }
+    for (int t = 0; t < 2; t++) {
+        const JHUFF_TBL *dc = info->dc_huff_tbl_ptrs[t], *ac = info->ac_huff_tbl_ptrs[t];
+        for (int c = 0; c < n; c++) {
+            if ((layout->dc_table[c] == t && dc == NULL) || (layout->ac_table[c] == t && ac == NULL)) return 0;
+        }
+        if (dc) { memcpy(layout->dc_counts[t], dc->bits, 17); memcpy(layout->dc_values[t], dc->huffval, 256); }
+        if (ac) { memcpy(layout->ac_counts[t], ac->bits, 17); memcpy(layout->ac_values[t], ac->huffval, 256); }
+    }
+    layout->restart_interval = (int)info->restart_interval;
+    layout->scan_start = (size_t)(info->src->next_input_byte - data);
+    return 1;
+}
 
 static void atl_error_exit(j_common_ptr cinfo) {
     struct atl_error_manager *error = (struct atl_error_manager *)cinfo->err;
@@ -104,6 +163,8 @@ atl_jpeg_decoder *atl_jpeg_open(const uint8_t *data, size_t size, atl_jpeg_info 
     jpeg_create_decompress(&decoder->info);
     decoder->progress.progress_monitor = atl_progress_monitor;
     decoder->info.progress = &decoder->progress;
+    decoder->data = data;
+    decoder->size = size;
     jpeg_mem_src(&decoder->info, data, (unsigned long)size);
     jpeg_read_header(&decoder->info, TRUE);
     info->width = (int)decoder->info.image_width;
@@ -114,14 +175,31 @@ atl_jpeg_decoder *atl_jpeg_open(const uint8_t *data, size_t size, atl_jpeg_info 
     return decoder;
 }
 
+static int start_libjpeg(atl_jpeg_decoder *decoder, int scale_denominator, int *output_width, int *output_height);
+
 int atl_jpeg_start(atl_jpeg_decoder *decoder, int scale_denominator, int output_components,
                    int *output_width, int *output_height) {
+    struct jpeg_decompress_struct *info = &decoder->info;
+    decoder->output_components = output_components;
+    if (scale_denominator == 8 && !decoder->cmyk && __atomic_load_n(&eighth_enabled, __ATOMIC_RELAXED) &&
+        eighth_layout(info, decoder->data, &decoder->layout)) {
+        // libjpeg's output size at 1/8, which a fallback in atl_jpeg_read gives too.
+        decoder->eighth = 1;
+        *output_width = (int)((info->image_width + 7) / 8);
+        *output_height = (int)((info->image_height + 7) / 8);
+        return 0;
+    }
+    return start_libjpeg(decoder, scale_denominator, output_width, output_height);
+}
+
+/// libjpeg's own start, at 1/`scale_denominator`.
+static int start_libjpeg(atl_jpeg_decoder *decoder, int scale_denominator, int *output_width, int *output_height) {
     if (setjmp(decoder->error.jump)) return 1;
     struct jpeg_decompress_struct *info = &decoder->info;
+    const int output_components = decoder->output_components;
     info->scale_num = 1;
     info->scale_denom = (unsigned int)scale_denominator;
     info->dct_method = JDCT_ISLOW;
-    decoder->output_components = output_components;
     if (decoder->cmyk) {
         info->out_color_space = JCS_CMYK;  // converted to RGB or grey row by row below
     } else {
@@ -152,6 +230,17 @@ static void cmyk_row_to_output(const uint8_t *cmyk, uint8_t *out, int width, int
 
 int atl_jpeg_read(atl_jpeg_decoder *decoder, uint8_t *pixels) {
     struct jpeg_decompress_struct *info = &decoder->info;
+    if (decoder->eighth) {
+        decoder->eighth = 0;
+        if (atl_jpeg_eighth(&decoder->layout, decoder->data, decoder->size, decoder->output_components, pixels) == 0) {
+            __atomic_add_fetch(&eighth_decodes, 1, __ATOMIC_RELAXED);
+            return decoder->error.corrupt_warnings > 0;  // the headers' damage counts as libjpeg's would
+        }
+        // Not a stream it takes: libjpeg decodes it (or says what is wrong), from where the
+        // headers left it, to the same size.
+        int width, height;
+        if (start_libjpeg(decoder, 8, &width, &height)) return 1;
+    }
     uint8_t *volatile cmyk_row = NULL;
     if (setjmp(decoder->error.jump)) {
         free(cmyk_row);
