@@ -81,22 +81,43 @@ public struct NameIndex: Sendable {
             spans.deallocate()
         }
 
+        /// One pass over the query's bytes (ASCII or not, and their hash), then byte compares
+        /// inline: for names this short a call to `memcmp` cost more than the compare.
         func lookUp(_ utf8: UnsafeRawBufferPointer) -> Answer {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             var high: UInt8 = 0
-            for byte in utf8 { high |= byte }
+            for byte in utf8 {
+                high |= byte
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
             guard high < 0x80 else { return .notASCII }
-            var slot = Int(truncatingIfNeeded: Self.hash(utf8)) & slotMask
+            var slot = Int(truncatingIfNeeded: hash) & slotMask
             while true {
                 let entry = Int(slots[slot])
                 if entry == 0 { return .absent }
                 let span = spans[entry - 1]
-                if span.end - span.start == utf8.count,
-                   utf8.count == 0 || memcmp(bytes.baseAddress! + span.start, utf8.baseAddress!, utf8.count) == 0
-                {
+                if span.end - span.start == utf8.count, Self.equal(UnsafeRawPointer(bytes.baseAddress! + span.start), utf8) {
                     return .found(entry - 1)
                 }
                 slot = (slot + 1) & slotMask
             }
+        }
+
+        /// Whether the `query.count` bytes at `name` are the query's, eight at a time.
+        @inline(__always)
+        static func equal(_ name: UnsafeRawPointer, _ query: UnsafeRawBufferPointer) -> Bool {
+            guard let other = query.baseAddress else { return true }
+            let count = query.count
+            var i = 0
+            while i + 8 <= count {
+                if name.loadUnaligned(fromByteOffset: i, as: UInt64.self) != other.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                i += 8
+            }
+            while i < count {
+                if name.load(fromByteOffset: i, as: UInt8.self) != other.load(fromByteOffset: i, as: UInt8.self) { return false }
+                i += 1
+            }
+            return true
         }
 
         /// FNV-1a, 64-bit.

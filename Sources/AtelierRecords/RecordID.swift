@@ -30,23 +30,32 @@ public struct RecordIDGenerator: Sendable {
                 lastRandom = (UInt16.random(in: 0...UInt16.max), UInt64.random(in: 0...UInt64.max))
             }
         }
-        // 48 bits of time and 80 of randomness: 128 bits, 26 base32 characters.
+        // 48 bits of time and 80 of randomness: 128 bits, 26 base32 characters, written straight
+        // into the String after the prefix (one allocation: a bulk import makes one id a record).
         let high = (lastMillis << 16) | UInt64(lastRandom.0)
         let low = lastRandom.1
-        var chars = [UInt8](repeating: 0, count: 26)
-        for i in 0..<26 {
-            let shift = 125 - 5 * i  // this character's lowest bit, counting from 0
-            var value: UInt64
-            if shift >= 64 {
-                value = high >> UInt64(shift - 64)
-            } else if shift + 5 <= 64 {
-                value = low >> UInt64(shift)
-            } else {
-                value = (low >> UInt64(shift)) | (high << UInt64(64 - shift))
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 27) { out in
+                _ = out.initialize(fromContentsOf: head)
+                out[head.count] = UInt8(ascii: "_")
+                Self.alphabet.withUnsafeBufferPointer { alphabet in
+                    for i in 0 ..< 26 {
+                        let shift = 125 - 5 * i  // this character's lowest bit, counting from 0
+                        let value: UInt64
+                        if shift >= 64 {
+                            value = high >> UInt64(shift - 64)
+                        } else if shift + 5 <= 64 {
+                            value = low >> UInt64(shift)
+                        } else {
+                            value = (low >> UInt64(shift)) | (high << UInt64(64 - shift))
+                        }
+                        out[head.count + 1 + i] = alphabet[Int(value & 0x1F)]
+                    }
+                }
+                return head.count + 27
             }
-            chars[i] = Self.alphabet[Int(value & 0x1F)]
         }
-        return prefix + "_" + String(decoding: chars, as: UTF8.self)
     }
 
     /// Whether `id` looks like an id this generator makes, with the given prefix.

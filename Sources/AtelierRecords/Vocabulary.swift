@@ -14,7 +14,9 @@ public struct Vocabulary: Sendable {
     public let isOpen: Bool
     /// Every other spelling with the value it stands for, in the order given (for the docs).
     public let aliases: [(alias: String, value: String)]
-    private let canonicalByKey: [String: String]
+    /// Every value's and alias's key (`key`), and the value each stands for.
+    private let keys: NameIndex
+    private let valueOfKey: [String]
     /// The values themselves: most input is already canonical, and a set lookup is far cheaper
     /// than folding the word into its key (which matters on a million-record import).
     private let exact: NameIndex
@@ -39,21 +41,47 @@ public struct Vocabulary: Sendable {
             precondition(map[Self.key(alias)].map { $0 == value } ?? true, "alias \(alias) of \(name) folds onto another value")
             map[Self.key(alias)] = value
         }
-        self.canonicalByKey = map
+        keys = NameIndex(Array(map.keys))
+        valueOfKey = Array(map.values)
         exact = NameIndex(values)
         valueKeys = values.map { Array(Self.key($0).utf8) }
         valueNegates = values.map(Self.negates)
     }
 
     /// Folds case and drops everything but letters and digits: the spelling-insensitive key.
+    /// ASCII words (nearly all) are folded byte by byte; others go through Unicode lowercasing,
+    /// which can bring a letter into a–z (the Kelvin sign becomes k).
     static func key(_ word: String) -> String {
-        String(String.UnicodeScalarView(word.lowercased().unicodeScalars.filter {
+        var word = word
+        if let folded = word.withUTF8({ bytes -> String? in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in
+                var count = 0
+                for byte in bytes {
+                    switch byte {
+                    case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "0") ... UInt8(ascii: "9"): out[count] = byte
+                    case UInt8(ascii: "A") ... UInt8(ascii: "Z"): out[count] = byte | 0x20
+                    case 0x80...: return nil
+                    default: continue
+                    }
+                    count += 1
+                }
+                return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
+            }
+        }) {
+            return folded
+        }
+        return String(String.UnicodeScalarView(word.lowercased().unicodeScalars.filter {
             ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9")
         }))
     }
 
+    /// The value whose key is `word`'s, if any.
+    private func value(byKeyOf word: String) -> String? {
+        keys.position(of: Self.key(word)).map { valueOfKey[$0] }
+    }
+
     /// Whether `word` is one of the values or a spelling of one.
-    public func contains(_ word: String) -> Bool { exact.contains(word) || canonicalByKey[Self.key(word)] != nil }
+    public func contains(_ word: String) -> Bool { exact.contains(word) || value(byKeyOf: word) != nil }
 
     /// Whether `word` is one of the values as spelled canonically (what a stored record holds).
     public func isKnownValue(_ word: String) -> Bool { exact.contains(word) }
@@ -62,7 +90,7 @@ public struct Vocabulary: Sendable {
     /// the spaces around it); in a closed one, an error that names the nearest valid value.
     public func canonical(_ word: String) throws(RecordsError) -> String {
         if exact.contains(word) { return word }
-        if let value = canonicalByKey[Self.key(word)] { return value }
+        if let value = value(byKeyOf: word) { return value }
         if isOpen {
             let kept = word.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !kept.isEmpty else { throw RecordsError.field("an empty \(name) is no \(name)") }

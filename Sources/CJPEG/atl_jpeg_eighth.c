@@ -42,6 +42,7 @@ typedef struct {
 } bit_reader;
 
 static inline void fill(bit_reader *r) {
+    if (r->bits > 56) return;  // full (and the shifts below need fewer than 64 bits held)
     // Eight bytes at once where none is 0xFF (no stuffing, no marker). The bits of a partial
     // byte that land below the counted ones are that byte's own, so the next fill ORs the same
     // bits over them.

@@ -57,6 +57,30 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(syntaxError(#"{"a":1,"a":2}"#)?.reason, "duplicate key \"a\"")
     }
 
+    /// Duplicate keys are found wherever they are: among a record's many keys (where a filter
+    /// spares most comparisons), past the size where a hash set takes over, between keys the
+    /// filter cannot tell apart, and between keys Swift finds equal though their bytes differ
+    /// (the Kelvin sign is "K"; "é" precomposed or not).
+    func testFindsDuplicateKeysAmongManyAndAcrossSpellings() {
+        let keys = (0 ..< 100).map { "field\($0)" }
+        for count in [2, 20, 63, 64, 65, 100] {
+            for duplicate in [0, count / 2, count - 1] {
+                let fields = (keys.prefix(count) + [keys[duplicate]]).map { "\"\($0)\":1" }.joined(separator: ",")
+                XCTAssertEqual(syntaxError("{\(fields)}")?.reason, "duplicate key \"\(keys[duplicate])\"", "\(count) keys")
+                let unique = keys.prefix(count).map { "\"\($0)\":1" }.joined(separator: ",")
+                XCTAssertNil(syntaxError("{\(unique)}"), "\(count) keys, none twice")
+            }
+        }
+        // Same length, first and last byte: one filter bit, told apart by the comparison.
+        XCTAssertNil(syntaxError(#"{"axb":1,"ayb":2,"azb":3}"#))
+        XCTAssertNotNil(syntaxError(#"{"axb":1,"ayb":2,"axb":3}"#))
+        XCTAssertEqual(syntaxError("{\"a\":1,\"K\":2,\"b\":3,\"\u{212A}\":4}")?.reason, "duplicate key \"\u{212A}\"")
+        XCTAssertEqual(syntaxError("{\"\u{212A}\":1,\"a\":2,\"K\":3}")?.reason, "duplicate key \"K\"")
+        XCTAssertNotNil(syntaxError("{\"caf\u{E9}\":1,\"x\":2,\"cafe\u{301}\":3}"))
+        XCTAssertNil(syntaxError(#"{"":1,"a":2}"#))
+        XCTAssertNotNil(syntaxError(#"{"":1,"a":2,"":3}"#))
+    }
+
     func testRejectsInvalidUTF8() {
         var bytes = Array(#"{"a":"x"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
         XCTAssertThrowsError(try bytes.withUnsafeMutableBytes { try JSONParser.parseObject(UnsafeRawBufferPointer($0)) }) { error in
