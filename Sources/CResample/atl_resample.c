@@ -150,17 +150,10 @@ __attribute__((target("avx2"))) static void column_avx2(const uint8_t *source, s
     }
 }
 
-/// 1 where the processor has AVX2, 0 where not, -1 before the first call asks.
-static int has_avx2 = -1;
-
+/// The compiler's runtime keeps what the processor has (it asks once, as the program starts).
 int atl_resample_uses_avx2(void) {
-    int known = __atomic_load_n(&has_avx2, __ATOMIC_RELAXED);
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&has_avx2, known, __ATOMIC_RELAXED);
-    }
-    return known;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
 }
 #else
 int atl_resample_uses_avx2(void) { return 0; }
