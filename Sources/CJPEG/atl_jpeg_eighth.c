@@ -162,7 +162,9 @@ static int make_table(huffman *h, const uint8_t counts[17], const uint8_t values
                 end = 1;
                 break;
             }
-            if (length + size > left) break;
+            // No window covers more than a block's 64 terms (a table of short run codes could
+            // pack 190 into 12 bits, past the entry's 7 bits of terms).
+            if (length + size > left || terms + (size ? run + 1 : 16) > 64) break;
             used += length + size;
             terms += size ? run + 1 : 16;
         }
