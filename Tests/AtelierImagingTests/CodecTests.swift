@@ -13,8 +13,17 @@ final class CodecTests: XCTestCase {
         var scale: Int
     }
 
+    /// Made once for the class, named by the process so the class can remove it when it is done.
+    static let fixtureDirectory = NSTemporaryDirectory() + "atelier-pillow-\(getpid())"
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: fixtureDirectory)
+        super.tearDown()
+    }
+
     static let fixtures: (dir: String, cases: [Case]) = {
-        let dir = NSTemporaryDirectory() + "atelier-pillow-\(getpid())"
+        let dir = fixtureDirectory
+        try? FileManager.default.removeItem(atPath: dir)  // a run killed before its tearDown, under a reused pid
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/pillow_fixtures.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -13,8 +13,17 @@ final class JPEGEighthScaleTests: XCTestCase {
         var eighth: Bool
     }
 
+    /// Made once for the class, named by the process so the class can remove it when it is done.
+    static let fixtureDirectory = NSTemporaryDirectory() + "atelier-eighth-\(getpid())"
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: fixtureDirectory)
+        super.tearDown()
+    }
+
     static let fixtures: (dir: String, files: [Fixture]) = {
-        let dir = NSTemporaryDirectory() + "atelier-eighth-\(getpid())"
+        let dir = fixtureDirectory
+        try? FileManager.default.removeItem(atPath: dir)  // a run killed before its tearDown, under a reused pid
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/eighth_fixtures.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
