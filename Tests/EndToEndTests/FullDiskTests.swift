@@ -11,24 +11,8 @@ final class FullDiskTests: XCTestCase {
     override func setUpWithError() throws { sh = try Shell() }
     override func tearDown() { sh.remove() }
 
-    /// Made once for the class, named by the process so the class can remove it when it is done.
-    static let fixtureDirectory = NSTemporaryDirectory() + "atelier-full-disk-capture-\(getpid())"
-
-    override class func tearDown() {
-        try? FileManager.default.removeItem(atPath: fixtureDirectory)
-        super.tearDown()
-    }
-
-    /// Photos and a true mesh from `synth-capture`, made once for the class.
-    static let capture: String = {
-        let dir = fixtureDirectory
-        try? FileManager.default.removeItem(atPath: dir)  // a run killed before its tearDown, under a reused pid
-        let shell = try! Shell()
-        let result = try! shell.run("synth-capture --preset small-12 --width 640 --height 480 --supersampling 2 --texture-size 1024 -q --out '\(dir)'")
-        precondition(result.status == 0, "synth-capture failed: \(result.err)")
-        shell.remove()
-        return dir
-    }()
+    /// Photos and a true mesh from `synth-capture`, made once for the test run.
+    static var capture: String { SmallCapture.path }
 
     /// Runs `script` with `small/` a tmpfs of `megabytes` in a private mount namespace.
     func onSmallDisk(megabytes: Int, _ script: String) throws -> Shell.Result {

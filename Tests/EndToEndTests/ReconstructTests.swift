@@ -4,24 +4,8 @@ import XCTest
 /// `atl-reconstruct` run as a user runs it: on a synthetic capture made by `synth-capture`, in
 /// pipelines, with its model read back by pycolmap, and on bad input.
 final class ReconstructTests: XCTestCase {
-    /// Made once for the class, named by the process so the class can remove it when it is done.
-    static let fixtureDirectory = NSTemporaryDirectory() + "atelier-reconstruct-capture-\(getpid())"
-
-    override class func tearDown() {
-        try? FileManager.default.removeItem(atPath: fixtureDirectory)
-        super.tearDown()
-    }
-
-    /// One small capture for every test in the class (rendering it takes a few seconds).
-    static let capture: String = {
-        let dir = fixtureDirectory
-        try? FileManager.default.removeItem(atPath: dir)  // a run killed before its tearDown, under a reused pid
-        let shell = try! Shell()
-        let result = try! shell.run("synth-capture --preset small-12 --width 640 --height 480 --supersampling 2 --texture-size 1024 -q --out '\(dir)'")
-        precondition(result.status == 0, "synth-capture failed: \(result.err)")
-        shell.remove()
-        return dir
-    }()
+    /// One small capture for every test in the class (rendered once for the test run).
+    static var capture: String { SmallCapture.path }
 
     var shell: Shell!
 
