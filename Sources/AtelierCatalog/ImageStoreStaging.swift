@@ -13,6 +13,12 @@ import Foundation
 /// as soon as it is written (`Writeback`), so the first flush finds little left to write. The store's invariant still holds —
 /// a file under its final name is complete — because nothing is renamed before the flush.
 ///
+/// Once a file is on disk (waited for `filesInFlight` files later, when its write has long been
+/// under way), its pages are dropped from the page cache: an import reads each photo once and
+/// does not read its copy again, so keeping them would only push out what the machine had cached
+/// (gigabytes, for a phone's library), as `dd oflag=nocache` avoids. The kernel then writes the
+/// next copies into pages it has just freed rather than into memory touched for the first time.
+///
 /// A staging directory is `images/.staging-<pid>-<random>`; one left behind by a process that
 /// died is removed by the next import.
 public final class ImageStoreStaging: @unchecked Sendable {
@@ -20,6 +26,10 @@ public final class ImageStoreStaging: @unchecked Sendable {
     private let directory: String
     private let lock = NSLock()
     private var staged: [(temporary: String, relative: String)] = []
+    /// Staged files whose write was started but not yet waited for, oldest first, still open.
+    private var inFlight: [(fd: Int32, length: Int64)] = []
+    /// How many files may be written but not yet on disk before the oldest is waited for.
+    static let filesInFlight = 8
 
     /// Makes the staging directory (and removes those of processes that are gone).
     public init(store: ImageStore) throws(CatalogError) {
@@ -44,23 +54,53 @@ public final class ImageStoreStaging: @unchecked Sendable {
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CatalogError.writing(store.absolute(relative), code: errno) }
-        defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CatalogError.writing(store.absolute(relative), code: errno) }
+            guard n > 0 else {
+                let code = errno
+                close(fd)
+                throw CatalogError.writing(store.absolute(relative), code: code)
+            }
             offset += n
         }
         Writeback.start(fd: fd, offset: 0, length: Int64(bytes.count))
+        let oldest: (fd: Int32, length: Int64)? = lock.withLock {
+            inFlight.append((fd, Int64(bytes.count)))
+            return inFlight.count > Self.filesInFlight ? inFlight.removeFirst() : nil
+        }
+        if let oldest {
+            Writeback.finish(fd: oldest.fd, offset: 0, length: oldest.length)
+            Self.release(oldest.fd)
+        }
         return true
     }
+
+    /// Drops a written file's pages from the page cache (those still dirty stay) and closes it.
+    private static func release(_ fd: Int32) {
+        _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+        close(fd)
+    }
+
+    /// The files still in flight, closed; with `drop`, their pages dropped first (once flushed).
+    private func closeInFlight(drop: Bool) {
+        for file in lock.withLock({ () -> [(fd: Int32, length: Int64)] in defer { inFlight = [] }; return inFlight }) {
+            if drop { Self.release(file.fd) } else { close(file.fd) }
+        }
+    }
+
+    deinit { closeInFlight(drop: false) }
 
     /// Flushes the staged files, renames them into the store and flushes again; returns the
     /// store paths it added, for the caller to remove should the catalog transaction fail.
     public func publish() throws(CatalogError) -> [String] {
         let files = lock.withLock { staged }
-        try Self.flushFileSystem(of: directory)
+        do { try Self.flushFileSystem(of: directory) } catch {
+            closeInFlight(drop: false)
+            throw error
+        }
+        closeInFlight(drop: true)
         var published: [String] = []
         for file in files {
             let path = store.absolute(file.relative)
@@ -86,6 +126,7 @@ public final class ImageStoreStaging: @unchecked Sendable {
 
     /// Removes whatever was staged, publishing nothing.
     public func discard() {
+        closeInFlight(drop: false)
         for file in lock.withLock({ staged }) { unlink(file.temporary) }
         rmdir(directory)
     }
