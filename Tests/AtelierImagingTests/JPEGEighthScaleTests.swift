@@ -5,12 +5,15 @@ import XCTest
 @testable import AtelierImaging
 
 /// The eighth-scale decoder (`atl_jpeg_eighth.c`) against libjpeg-turbo itself: the same bytes for
-/// every file it takes, the files it should leave to libjpeg left, and on damaged files the same
-/// outcome (the same pixels, or both refusing).
+/// every file it takes, the files it should leave to libjpeg left, and on damaged files and on
+/// hand-written streams of one-bit zero-run codes running past a block the same outcome (the same
+/// pixels, or both refusing).
 final class JPEGEighthScaleTests: XCTestCase {
     struct Fixture: Decodable {
         var name: String
         var eighth: Bool
+        /// Only the outcome is libjpeg's to match, whichever decoder gives it (hostile streams).
+        var outcomeOnly: Bool?
     }
 
     /// Made once for the class, named by the process so the class can remove it when it is done.
@@ -48,14 +51,17 @@ final class JPEGEighthScaleTests: XCTestCase {
     func testTheFilesItTakesGiveLibjpegsBytes() throws {
         let (dir, files) = Self.fixtures
         XCTAssertGreaterThan(files.count, 300)
+        // Written by hand with a one-bit zero-run code: a legal file and four with runs past a block.
+        XCTAssertEqual(files.filter { $0.name.hasPrefix("zrl-") }.count, 5)
         var taken = 0
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(file.name).jpg")))
             for channels in [1, 3] {
                 let (ours, used) = Self.decode(bytes, channels: channels, eighth: true)
                 let (libjpeg, _) = Self.decode(bytes, channels: channels, eighth: false)
-                XCTAssertEqual(used, file.eighth, "\(file.name): taken by the eighth-scale decoder")
+                if file.outcomeOnly != true { XCTAssertEqual(used, file.eighth, "\(file.name): taken by the eighth-scale decoder") }
                 taken += used ? 1 : 0
+                if file.outcomeOnly == true, case .failure = ours, case .failure = libjpeg { continue }
                 guard case .success(let a) = ours, case .success(let b) = libjpeg else {
                     XCTFail("\(file.name): \(ours), \(libjpeg)")
                     continue
