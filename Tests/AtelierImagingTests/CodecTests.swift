@@ -14,26 +14,14 @@ final class CodecTests: XCTestCase {
     }
 
     /// Made once for the class, named by the process so the class can remove it when it is done.
-    static let fixtureDirectory = NSTemporaryDirectory() + "atelier-pillow-\(getpid())"
+    static let fixtureDirectory = PythonFixtures.directory("pillow")
 
     override class func tearDown() {
         try? FileManager.default.removeItem(atPath: fixtureDirectory)
         super.tearDown()
     }
 
-    static let fixtures: (dir: String, cases: [Case]) = {
-        let dir = fixtureDirectory
-        try? FileManager.default.removeItem(atPath: dir)  // a run killed before its tearDown, under a reused pid
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/pillow_fixtures.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, dir]
-        try! process.run()
-        process.waitUntilExit()
-        precondition(process.terminationStatus == 0, "pillow_fixtures.py failed: is Pillow installed? (make test installs it)")
-        let index = try! Data(contentsOf: URL(fileURLWithPath: dir + "/index.json"))
-        return (dir, try! JSONDecoder().decode([Case].self, from: index))
-    }()
+    static let fixtures: (dir: String, cases: [Case]) = (fixtureDirectory, PythonFixtures.make("pillow_fixtures.py", into: fixtureDirectory))
 
     func testDecodesMatchPillowWithinLibjpegTolerance() throws {
         let (dir, cases) = Self.fixtures

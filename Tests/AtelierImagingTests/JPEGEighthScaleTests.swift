@@ -17,27 +17,14 @@ final class JPEGEighthScaleTests: XCTestCase {
     }
 
     /// Made once for the class, named by the process so the class can remove it when it is done.
-    static let fixtureDirectory = NSTemporaryDirectory() + "atelier-eighth-\(getpid())"
+    static let fixtureDirectory = PythonFixtures.directory("eighth")
 
     override class func tearDown() {
         try? FileManager.default.removeItem(atPath: fixtureDirectory)
         super.tearDown()
     }
 
-    static let fixtures: (dir: String, files: [Fixture]) = {
-        let dir = fixtureDirectory
-        try? FileManager.default.removeItem(atPath: dir)  // a run killed before its tearDown, under a reused pid
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/eighth_fixtures.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, dir]
-        process.standardError = FileHandle.nullDevice
-        try! process.run()
-        process.waitUntilExit()
-        precondition(process.terminationStatus == 0, "eighth_fixtures.py failed: is Pillow installed? (make test installs it)")
-        let index = try! Data(contentsOf: URL(fileURLWithPath: dir + "/index.json"))
-        return (dir, try! JSONDecoder().decode([Fixture].self, from: index))
-    }()
+    static let fixtures: (dir: String, files: [Fixture]) = (fixtureDirectory, PythonFixtures.make("eighth_fixtures.py", into: fixtureDirectory, quiet: true))
 
     /// Decodes at 1/8 with the eighth-scale decoder on or off; also says whether it did the work.
     static func decode(_ bytes: [UInt8], channels: Int, eighth: Bool) -> (result: Result<Image, ImagingError>, usedEighth: Bool) {
