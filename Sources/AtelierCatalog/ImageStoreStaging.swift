@@ -16,8 +16,8 @@ import Foundation
 /// Once a file is on disk (waited for `filesInFlight` files later, when its write has long been
 /// under way), its pages are dropped from the page cache: an import reads each photo once and
 /// does not read its copy again, so keeping them would only push out what the machine had cached
-/// (gigabytes, for a phone's library), as `dd oflag=nocache` avoids. The kernel then writes the
-/// next copies into pages it has just freed rather than into memory touched for the first time.
+/// (gigabytes, for a phone's library), as `dd oflag=nocache` avoids. It also lowered an import's
+/// system time here (benchmarks/RESULTS.md).
 ///
 /// A staging directory is `images/.staging-<pid>-<random>`; one left behind by a process that
 /// died is removed by the next import.
